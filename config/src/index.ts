@@ -1,0 +1,341 @@
+/**
+ * The one typed runtime configuration of the platform.
+ *
+ * It is the only module that reads `process.env`. Everything else receives an `AppConfig`
+ * (usually through `getConfig()`, or explicitly in tests). A bad variable fails loudly with
+ * a message naming it, at start-up, never later.
+ */
+import * as path from "node:path";
+import * as fs from "node:fs";
+
+export type RuntimeMode = "embedded" | "cluster";
+export type DatabaseDialect = "sqlite" | "mysql" | "mariadb";
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace";
+
+export interface DatabaseConfig {
+  dialect: DatabaseDialect;
+  /** SQLite file path (sqlite only). */
+  storage?: string;
+  host?: string;
+  port?: number;
+  database?: string;
+  username?: string;
+  password?: string;
+  /** Original URL, credentials included; never log it. */
+  url: string;
+  poolMax: number;
+}
+
+export interface AppConfig {
+  env: "development" | "production" | "test";
+  mode: RuntimeMode;
+  /** Repository root (where package.json with the workspaces sits). */
+  rootDir: string;
+  dataDir: string;
+  host: string;
+  port: number;
+  publicUrl: string;
+  nodeId: string | undefined;
+  /** Which service groups this node runs; "all" in embedded mode. */
+  services: string[];
+  transporter: string | undefined;
+  database: DatabaseConfig;
+  redisUrl: string;
+  /** Try to start the machine's redis-server when Redis is unreachable. */
+  redisAutostart: boolean;
+  logLevel: LogLevel;
+  jwtSecret: string;
+  accessTokenTtlSeconds: number;
+  sessionTtlSeconds: number;
+  bcryptRounds: number;
+  seedAdminPassword: string | undefined;
+  seedOnStart: boolean;
+  corsOrigins: string[];
+  trustProxy: boolean;
+  loginRateLimit: { max: number; windowSeconds: number };
+  requestTimeoutMs: number;
+  licencePublicKey: string | undefined;
+  /** Free-plan user cap (spec: "few users"). */
+  freePlanMaxUsers: number;
+  /** Domain this installation answers for; a licence for another domain is refused. */
+  licenceDomain: string | undefined;
+  /** CPF/CNPJ of the installation owner; a licence for another document is refused. */
+  licenceDocument: string | undefined;
+  shellDir: string | undefined;
+}
+
+/** Every variable the configuration module knows, with a one-line description. */
+export const KNOWN_VARIABLES: Record<string, string> = {
+  NODE_ENV: "development | production | test",
+  PORT: "HTTP port of the gateway (default 8080)",
+  HOST: "interface the gateway binds (default 0.0.0.0)",
+  PUBLIC_URL: "external URL of the product, used in e-mails and licence domain checks",
+  NODE_ID: "Moleculer node id (default: hostname-pid)",
+  SERVICES: "comma list of service groups this node runs: all, api, core, plugins",
+  TRANSPORTER: "nats://host:port; set it to run in cluster mode",
+  DATABASE_URL: "mysql://user:pass@host:port/db or sqlite:path (default sqlite file under DATA_DIR)",
+  DATABASE_POOL_MAX: "connections per node (default 10)",
+  DATA_DIR: "folder for the SQLite file, tenant files and installed plugins (default ./data)",
+  REDIS_URL: "redis://host:port/db (default redis://127.0.0.1:6379)",
+  REDIS_AUTOSTART: "start the machine's redis-server when Redis is down (default true in embedded mode)",
+  LOG_LEVEL: "fatal | error | warn | info | debug | trace (default info)",
+  JWT_SECRET: "secret that signs access tokens (required in cluster mode; generated once in embedded mode)",
+  ACCESS_TOKEN_TTL: "access token lifetime in seconds (default 900)",
+  SESSION_TTL: "session lifetime in seconds (default 604800)",
+  BCRYPT_ROUNDS: "bcrypt cost (default 10)",
+  SEED_ADMIN_PASSWORD: "password of the demo admin created on first start",
+  SEED: "seed the demo tenant on first start (default true in embedded mode)",
+  CORS_ORIGINS: "comma list of extra origins allowed to call the API (default: same origin only)",
+  TRUST_PROXY: "trust X-Forwarded-For for the client address (default false)",
+  LOGIN_RATE_LIMIT: "login / password-reset attempts per window per address and identifier (default 10)",
+  LOGIN_RATE_WINDOW: "rate-limit window in seconds (default 60)",
+  REQUEST_TIMEOUT_MS: "request timeout in ms (default 120000)",
+  LICENCE_PUBLIC_KEY: "Ed25519 public key (PEM or base64 DER) that verifies licence tokens",
+  LICENCE_DOMAIN: "domain this installation is licensed for",
+  LICENCE_DOCUMENT: "CPF/CNPJ this installation is licensed for",
+  FREE_PLAN_MAX_USERS: "user cap of the free plan (default 3)",
+  SHELL_DIR: "folder with the built shell to serve (default shell/dist)",
+};
+
+export class ConfigError extends Error {
+  constructor(
+    public readonly variable: string,
+    message: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${message}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function findRoot(start: string): string {
+  let dir = start;
+  for (;;) {
+    const pkg = path.join(dir, "package.json");
+    if (fs.existsSync(pkg)) {
+      try {
+        const json = JSON.parse(fs.readFileSync(pkg, "utf8")) as { workspaces?: unknown };
+        if (json.workspaces) return dir;
+      } catch {
+        /* keep looking */
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return start;
+    dir = parent;
+  }
+}
+
+function int(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return def;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, def: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return def;
+  const v = raw.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(v)) return true;
+  if (["0", "false", "no", "off"].includes(v)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], def: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return def;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${values.join(", ")}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function parseDatabase(env: Env, dataDir: string, rootDir: string): DatabaseConfig {
+  const raw = env.DATABASE_URL;
+  const poolMax = int(env, "DATABASE_POOL_MAX", 10, 1, 500);
+  if (!raw) {
+    const storage = path.join(dataDir, "openatende.sqlite");
+    return { dialect: "sqlite", storage, url: `sqlite:${storage}`, poolMax };
+  }
+  if (raw.startsWith("sqlite:")) {
+    const p = raw.slice("sqlite:".length).replace(/^\/\//, "");
+    if (!p) throw new ConfigError("DATABASE_URL", "sqlite: needs a file path (sqlite:data/app.sqlite)");
+    const storage = p === ":memory:" ? p : path.resolve(rootDir, p);
+    return { dialect: "sqlite", storage, url: raw, poolMax };
+  }
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError("DATABASE_URL", "is not a valid URL (mysql://user:pass@host:3306/db)");
+  }
+  const proto = u.protocol.replace(":", "");
+  if (proto !== "mysql" && proto !== "mariadb") {
+    throw new ConfigError("DATABASE_URL", `has unsupported scheme "${proto}" (use mysql:// or sqlite:)`);
+  }
+  const database = decodeURIComponent(u.pathname.replace(/^\//, ""));
+  if (!database) throw new ConfigError("DATABASE_URL", "must name a database (mysql://…/dbname)");
+  if (!/^[A-Za-z0-9_]+$/.test(database)) {
+    throw new ConfigError("DATABASE_URL", "database name may hold letters, digits and _ only");
+  }
+  return {
+    dialect: "mysql",
+    host: u.hostname || "127.0.0.1",
+    port: u.port ? Number(u.port) : 3306,
+    database,
+    username: decodeURIComponent(u.username || "root"),
+    password: decodeURIComponent(u.password || ""),
+    url: raw,
+    poolMax,
+  };
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, ".jwt-secret");
+  try {
+    const s = fs.readFileSync(file, "utf8").trim();
+    if (s.length >= 32) return s;
+  } catch {
+    /* first start */
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const secret = (require("node:crypto") as typeof import("node:crypto")).randomBytes(48).toString("base64url");
+  fs.writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/**
+ * Builds a configuration from an environment map. Pure apart from the embedded-mode JWT
+ * secret, which is generated once and kept in DATA_DIR.
+ */
+export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}): AppConfig {
+  const rootDir = findRoot(opts.cwd ?? process.cwd());
+  const nodeEnv = oneOf(env, "NODE_ENV", ["development", "production", "test"] as const, "development");
+  const dataDir = path.resolve(rootDir, env.DATA_DIR || "data");
+  const transporter = env.TRANSPORTER || undefined;
+  if (transporter && !/^nats:\/\/[^\s/]+(:\d+)?\/?$/.test(transporter) && !/^tcp(:\/\/.*)?$/.test(transporter)) {
+    throw new ConfigError("TRANSPORTER", `must look like nats://host:4222, got "${transporter}"`);
+  }
+  const mode: RuntimeMode = transporter?.startsWith("nats://") ? "cluster" : "embedded";
+  const database = parseDatabase(env, dataDir, rootDir);
+  const port = int(env, "PORT", 8080, 0, 65535);
+  const host = env.HOST || "0.0.0.0";
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, "");
+  try {
+    new URL(publicUrl);
+  } catch {
+    throw new ConfigError("PUBLIC_URL", `is not a valid URL, got "${publicUrl}"`);
+  }
+  const redisUrl = env.REDIS_URL || "redis://127.0.0.1:6379";
+  if (!/^rediss?:\/\//.test(redisUrl)) throw new ConfigError("REDIS_URL", `must start with redis://, got "${redisUrl}"`);
+
+  let jwtSecret = env.JWT_SECRET;
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    throw new ConfigError("JWT_SECRET", "must be at least 32 characters long");
+  }
+  if (!jwtSecret) {
+    if (mode === "cluster") throw new ConfigError("JWT_SECRET", "is required in cluster mode (all nodes share it)");
+    jwtSecret = readOrCreateSecret(dataDir);
+  }
+
+  const services = (env.SERVICES || "all")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const knownGroups = ["all", "api", "core", "plugins"];
+  for (const s of services) {
+    if (!knownGroups.includes(s)) throw new ConfigError("SERVICES", `has unknown group "${s}" (known: ${knownGroups.join(", ")})`);
+  }
+
+  const corsOrigins = (env.CORS_ORIGINS || "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const o of corsOrigins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(o)) throw new ConfigError("CORS_ORIGINS", `has an invalid origin "${o}"`);
+  }
+
+  const seedAdminPassword = env.SEED_ADMIN_PASSWORD || undefined;
+  if (seedAdminPassword !== undefined && !/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z\d]{8,}$/.test(seedAdminPassword)) {
+    throw new ConfigError(
+      "SEED_ADMIN_PASSWORD",
+      "must have at least 8 letters and digits with an upper-case letter, a lower-case letter and a digit",
+    );
+  }
+
+  return Object.freeze({
+    env: nodeEnv,
+    mode,
+    rootDir,
+    dataDir,
+    host,
+    port,
+    publicUrl,
+    nodeId: env.NODE_ID || undefined,
+    services,
+    transporter,
+    database,
+    redisUrl,
+    redisAutostart: bool(env, "REDIS_AUTOSTART", mode === "embedded"),
+    logLevel: oneOf(env, "LOG_LEVEL", ["fatal", "error", "warn", "info", "debug", "trace"] as const, "info"),
+    jwtSecret,
+    accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL", 900, 10, 86400),
+    sessionTtlSeconds: int(env, "SESSION_TTL", 7 * 86400, 60, 365 * 86400),
+    bcryptRounds: int(env, "BCRYPT_ROUNDS", 10, 4, 15),
+    seedAdminPassword,
+    seedOnStart: bool(env, "SEED", mode === "embedded"),
+    corsOrigins,
+    trustProxy: bool(env, "TRUST_PROXY", false),
+    loginRateLimit: {
+      max: int(env, "LOGIN_RATE_LIMIT", 10, 1, 100000),
+      windowSeconds: int(env, "LOGIN_RATE_WINDOW", 60, 1, 86400),
+    },
+    requestTimeoutMs: int(env, "REQUEST_TIMEOUT_MS", 120000, 1000, 3600000),
+    licencePublicKey: env.LICENCE_PUBLIC_KEY || undefined,
+    licenceDomain: env.LICENCE_DOMAIN || undefined,
+    licenceDocument: env.LICENCE_DOCUMENT ? env.LICENCE_DOCUMENT.replace(/\D/g, "") : undefined,
+    freePlanMaxUsers: int(env, "FREE_PLAN_MAX_USERS", 3, 1, 100000),
+    shellDir: env.SHELL_DIR ? path.resolve(rootDir, env.SHELL_DIR) : undefined,
+  });
+}
+
+let cached: AppConfig | undefined;
+
+/** The process-wide configuration, read from the environment once. */
+export function getConfig(): AppConfig {
+  if (!cached) cached = loadConfig();
+  return cached;
+}
+
+/** Tests and tools that build their own configuration install it here. */
+export function setConfig(config: AppConfig): void {
+  cached = config;
+}
+
+/**
+ * Builds a configuration for a test or a tool from explicit variables on top of the
+ * process environment (so the machine's PATH-level settings still count).
+ */
+export function configWith(overrides: Env): AppConfig {
+  return loadConfig({ ...process.env, ...overrides });
+}
+
+/** Environment for a child process: the current one plus overrides. */
+export function childEnv(overrides: Env = {}): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...process.env };
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === undefined) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** True when running under a CI system (CI=true). */
+export function isCI(): boolean {
+  return bool(process.env, "CI", false);
+}

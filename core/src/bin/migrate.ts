@@ -1,0 +1,19 @@
+/** `npm run migrate`: applies pending migrations to DATABASE_URL and exits. */
+import { getConfig } from "@openatende/config";
+import { createSequelize, ensureDatabaseExists, prepareConnection } from "../db/sequelize";
+import { migrate } from "../db/migrator";
+
+async function main() {
+  const config = getConfig();
+  await ensureDatabaseExists(config);
+  const sequelize = createSequelize(config);
+  await prepareConnection(sequelize);
+  const { applied } = await migrate(sequelize);
+  console.log(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");
+  await sequelize.close();
+}
+
+main().catch((err) => {
+  console.error("migration failed:", err instanceof Error ? err.message : err);
+  process.exit(1);
+});

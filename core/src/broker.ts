@@ -1,0 +1,115 @@
+import { ServiceBroker, BrokerOptions, LoggerConfig } from "moleculer";
+import type { Sequelize } from "sequelize";
+import type Redis from "ioredis";
+import type { AppConfig } from "@openatende/config";
+import { createSequelize, ensureDatabaseExists, prepareConnection } from "./db/sequelize";
+import { migrate } from "./db/migrator";
+import { createRedis } from "./redis";
+import type { CoreDeps } from "./deps";
+import { AccessMiddleware } from "./middlewares/access.middleware";
+import { LicenceMiddleware } from "./middlewares/licence.middleware";
+import { createApiService } from "./services/api.service";
+import { createAuthService } from "./services/auth.service";
+import { createTenantsService } from "./services/tenants.service";
+import { createUsersService } from "./services/users.service";
+import { createLicenceService } from "./services/licence.service";
+import { createSettingsService } from "./services/settings.service";
+import { createMailerService } from "./services/mailer.service";
+import { createQueuesService } from "./services/queues.service";
+import { createSystemService } from "./services/system.service";
+
+/** Service groups a node can run (SERVICES). */
+export const SERVICE_GROUPS = {
+  api: [createApiService],
+  core: [
+    createSystemService,
+    createSettingsService,
+    (_d: CoreDeps) => createMailerService(),
+    createTenantsService,
+    createLicenceService,
+    createQueuesService,
+    createUsersService,
+    createAuthService,
+  ],
+  plugins: [] as Array<(d: CoreDeps) => ReturnType<typeof createApiService>>,
+};
+
+export interface Core {
+  broker: ServiceBroker;
+  sequelize: Sequelize;
+  deps: CoreDeps;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface CoreOptions {
+  config: AppConfig;
+  /** Moleculer logger; false silences it (tests). */
+  logger?: LoggerConfig | boolean;
+  /** Run migrations before the services start (default true). */
+  migrate?: boolean;
+  nodeID?: string;
+}
+
+function transporterOf(config: AppConfig): BrokerOptions["transporter"] {
+  if (!config.transporter) return undefined;
+  if (config.transporter.startsWith("nats://")) return { type: "NATS", options: { url: config.transporter } };
+  return "TCP";
+}
+
+/**
+ * Builds a broker with the services of the configured groups. Embedded mode: everything in
+ * one broker, no transporter. Cluster mode: NATS, and each node runs the groups in SERVICES.
+ */
+export function createCore(opts: CoreOptions): Core {
+  const { config } = opts;
+  const sequelize = createSequelize(config);
+  let redis: Redis | undefined;
+  const deps: CoreDeps = {
+    config,
+    sequelize,
+    redis: () => {
+      if (!redis) {
+        redis = createRedis(config.redisUrl);
+        redis.on("error", () => undefined);
+      }
+      return redis;
+    },
+  };
+
+  const logger: LoggerConfig | boolean =
+    opts.logger ?? { type: "Console", options: { level: config.logLevel, formatter: "short", colors: process.stdout.isTTY } };
+
+  const broker = new ServiceBroker({
+    nodeID: opts.nodeID ?? config.nodeId,
+    namespace: "openatende",
+    transporter: transporterOf(config),
+    logger,
+    requestTimeout: config.requestTimeoutMs,
+    middlewares: [AccessMiddleware, LicenceMiddleware],
+    errorRegenerator: undefined,
+  });
+
+  const groups = config.services.includes("all") ? (["api", "core", "plugins"] as const) : (config.services as Array<keyof typeof SERVICE_GROUPS>);
+  for (const g of groups) {
+    for (const factory of SERVICE_GROUPS[g as keyof typeof SERVICE_GROUPS]) broker.createService(factory(deps));
+  }
+
+  return {
+    broker,
+    sequelize,
+    deps,
+    async start() {
+      await ensureDatabaseExists(config);
+      await sequelize.authenticate();
+      await prepareConnection(sequelize);
+      if (opts.migrate !== false) await migrate(sequelize);
+      await broker.start();
+    },
+    async stop() {
+      await broker.stop();
+      await sequelize.close().catch(() => undefined);
+      if (redis) redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,9 @@
+import type { Migration } from "./types";
+import { m0001 } from "./0001-tenants";
+import { m0002 } from "./0002-users";
+import { m0003 } from "./0003-auth";
+import { m0004 } from "./0004-settings-queues";
+
+/** Every migration, in order. A new one goes at the end; an applied one is never edited. */
+export const MIGRATIONS: Migration[] = [m0001, m0002, m0003, m0004];
+export type { Migration };

@@ -1,0 +1,179 @@
+/**
+ * The error catalogue of spec §8: every code the API can answer, defined once, with its HTTP
+ * status. Texts (title + detail) live in ./locales, one file per language; a test keeps the
+ * four languages in step with this list.
+ *
+ * To add a code: add it here with its status, then a title and detail in every locale file.
+ */
+export const ERROR_CODES = {
+  // --- generic / gateway -------------------------------------------------------------------
+  ERR_INTERNAL: 500,
+  ERR_NOT_FOUND: 404,
+  ERR_ROUTE_NOT_FOUND: 404,
+  ERR_VALIDATION: 400,
+  ERR_INVALID_JSON: 400,
+  ERR_PAYLOAD_TOO_LARGE: 413,
+  ERR_UNSUPPORTED_MEDIA_TYPE: 415,
+  ERR_REQUEST_TIMEOUT: 504,
+  ERR_RATE_LIMITED: 429,
+  ERR_SERVICE_UNAVAILABLE: 503,
+  ERR_ORIGIN_NOT_ALLOWED: 403,
+  ERR_CONFLICT: 409,
+
+  // --- session and login -------------------------------------------------------------------
+  ERR_SESSION_EXPIRED: 401,
+  ERR_SESSION_EXPIRED_LOGGED_ELSEWHERE: 401,
+  ERR_SESSION_REQUIRED: 401,
+  ERR_TOKEN_INVALID: 401,
+  ERR_TOKEN_EXPIRED: 403,
+  ERR_INVALID_CREDENTIALS: 401,
+  ERR_USER_NOT_FOUND: 404,
+  ERR_USER_INACTIVE: 401,
+  ERR_USER_DELETED: 401,
+  ERR_LOGIN_OUTSIDE_HOURS: 403,
+  ERR_PASSKEY_REQUIRED: 403,
+  ERR_EMAIL_OR_PHONE_REQUIRED: 400,
+  ERR_NO_PERMISSION: 403,
+  ERR_CROSS_TENANT_CHANGE: 403,
+  ERR_USER_CREATION_DISABLED: 403,
+  ERR_ADMIN_CREATION_DISABLED: 403,
+  ERR_FREE_PLAN_USER_LIMIT: 403,
+  ERR_CANNOT_DEACTIVATE_ADMIN: 400,
+  ERR_PHONE_ALREADY_REGISTERED: 409,
+  ERR_EMAIL_ALREADY_REGISTERED: 409,
+  ERR_USER_LIMIT_EXCEEDED: 403,
+  ERR_CONTACT_FINANCE: 402,
+  ERR_LGPD_CONSENT: 400,
+  ERR_CANNOT_DELETE_SELF: 400,
+  ERR_NEW_USER_REQUIRED: 400,
+  ERR_PASSWORD_WEAK: 400,
+  ERR_PASSWORD_MISMATCH: 400,
+  ERR_RESET_TOKEN_EXPIRED: 400,
+  ERR_RESET_TOKEN_INVALID: 400,
+  ERR_LOGIN_FAILED: 401,
+  ERR_USER_LIMIT_OR_NO_LOGOUT: 403,
+  ERR_NO_PAGE_PERMISSION: 403,
+  ERR_TOKEN_CREATION: 500,
+  ERR_CONFIG_UPDATE: 400,
+  ERR_MAIL_NOT_CONFIGURED: 503,
+  ERR_MAIL_SEND_FAILED: 502,
+
+  // --- contacts ------------------------------------------------------------------------------
+  ERR_CONTACT_NOT_FOUND: 404,
+  ERR_CONTACT_DUPLICATED: 409,
+  ERR_CONTACT_HAS_TICKETS: 409,
+  ERR_CONTACT_LIMIT: 410,
+  ERR_CONTACT_NUMBER_INVALID: 400,
+  ERR_CONTACT_OTHER_OPEN_TICKET: 409,
+  ERR_CONTACT_OPEN_TICKET_ID_UNKNOWN: 409,
+  ERR_CONTACT_ALREADY_EXISTS: 409,
+
+  // --- tickets, messages, WhatsApp ----------------------------------------------------------
+  ERR_TICKET_NOT_FOUND: 404,
+  ERR_TICKET_CREATE_FAILED: 500,
+  ERR_MESSAGE_NOT_CREATED: 500,
+  ERR_NO_STATUS_SELECTED: 400,
+  ERR_MESSAGE_TOO_OLD_TO_DELETE: 400,
+  ERR_MESSAGE_NOT_SENT: 502,
+  ERR_FORWARD_LIMIT: 400,
+  ERR_SESSION_NOT_INITIALIZED: 409,
+  ERR_NO_SESSION_FOUND: 404,
+  ERR_NO_DEFAULT_CONNECTION: 409,
+  ERR_MEDIA_DOWNLOAD_FAILED: 502,
+  ERR_TICKET_ALREADY_ASSIGNED: 409,
+  ERR_TICKET_LIST_FAILED: 500,
+
+  // --- auto-reply and flows -----------------------------------------------------------------
+  ERR_AUTO_REPLY_NOT_FOUND: 404,
+  ERR_AUTO_REPLY_IN_USE: 409,
+  ERR_FLOW_NOT_FOUND: 404,
+  ERR_FLOW_IN_USE: 409,
+  ERR_AUTO_REPLY_SINGLE_INITIAL_STEP: 400,
+
+  // --- campaigns -----------------------------------------------------------------------------
+  ERR_CAMPAIGN_NOT_FOUND: 404,
+  ERR_CAMPAIGN_CONTACTS_MISSING: 400,
+  ERR_CAMPAIGN_NOT_EDITABLE: 409,
+  ERR_CAMPAIGN_DATE_INVALID: 400,
+  ERR_CAMPAIGN_CONTACTS_REQUIRED_TO_SCHEDULE: 400,
+  ERR_CAMPAIGN_PAST_DATE: 400,
+
+  // --- SMS -------------------------------------------------------------------------------------
+  ERR_SMS_INVALID_TOKEN: 401,
+  ERR_SMS_INSUFFICIENT_CREDITS: 402,
+
+  // --- others ----------------------------------------------------------------------------------
+  ERR_QUICK_MESSAGE_NOT_FOUND: 404,
+  ERR_QUICK_MESSAGE_EXISTS: 409,
+  ERR_QUEUE_NOT_FOUND: 404,
+  ERR_QUEUE_HAS_TICKETS: 409,
+  ERR_TAG_NOT_FOUND: 404,
+  ERR_TAG_HAS_CONTACTS: 409,
+  ERR_SETTING_NOT_FOUND: 404,
+  ERR_TENANT_NOT_FOUND: 404,
+  ERR_TENANT_INACTIVE: 403,
+  ERR_API_CONFIG_NOT_FOUND: 404,
+  ERR_SCHEDULE_NOT_FOUND: 404,
+  ERR_SCHEDULE_CONFLICT: 409,
+  ERR_SCHEDULE_INVALID_DATE: 400,
+  ERR_SCHEDULE_INVALID_HOUR: 400,
+  ERR_REQUIRED_BODY: 400,
+  ERR_REQUIRED_CONTACT: 400,
+  ERR_REQUIRED_SEND_AT: 400,
+  ERR_REQUIRED_CONNECTION: 400,
+  ERR_REQUIRED_USER: 400,
+  ERR_INVALID_INTERVAL: 400,
+  ERR_USER_OUTSIDE_AVAILABILITY: 409,
+  ERR_USER_NO_AVAILABILITY_DAY: 409,
+  ERR_NO_FILE_UPLOADED: 400,
+  ERR_AVAILABLE_USERS_SEARCH_FAILED: 500,
+  ERR_SERVICE_NOT_FOUND_FOR_USER: 404,
+  ERR_INVALID_IMAGE_FORMAT: 400,
+
+  // --- licence and plan ------------------------------------------------------------------------
+  ERR_LICENSE_INVALID: 400,
+  ERR_LICENSE_EXPIRED: 402,
+  ERR_LICENSE_BLOCKED: 403,
+  ERR_LICENSE_WRONG_DOMAIN: 400,
+  ERR_LICENSE_WRONG_CODE: 400,
+  ERR_LICENSE_TIER_REQUIRED: 403,
+  ERR_FREE_PLAN_VIOLATION: 403,
+  ERR_FREE_PLAN_QUEUE_LIMIT: 403,
+  ERR_FREE_PLAN_CHATFLOW_LIMIT: 403,
+  ERR_FREE_PLAN_CONNECTION_LIMIT: 403,
+  ERR_CONNECTION_LIMIT: 403,
+  ERR_RESELLER_CONNECTION_LIMIT: 403,
+
+  // --- passkey -----------------------------------------------------------------------------------
+  ERR_PASSKEY_NOT_SUPPORTED: 400,
+  ERR_PASSKEY_HTTPS_REQUIRED: 400,
+  ERR_PASSKEY_CHALLENGE_MISSING: 400,
+  ERR_PASSKEY_NOT_RECOGNISED: 401,
+  ERR_PASSKEY_TIMEOUT: 408,
+  ERR_PASSKEY_CANCELLED: 400,
+  ERR_PASSKEY_DENIED: 403,
+  ERR_PASSKEY_ABORTED: 400,
+  ERR_PASSKEY_INVALID_STATE: 409,
+  ERR_PASSKEY_SECURITY: 400,
+  ERR_PASSKEY_USER_NOT_FOUND: 404,
+  ERR_PASSKEY_NONE_FOUND: 404,
+
+  // --- voice ----------------------------------------------------------------------------------------
+  ERR_VOICE_NUMBER_NOT_EXISTS: 404,
+  ERR_VOICE_LINE_BUSY: 409,
+
+  // --- misc -------------------------------------------------------------------------------------------
+  ERR_AI_VOICES_LOAD: 502,
+  ERR_CHAT_BUILDER_URL: 503,
+  ERR_CHUNK_LOAD: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === "string" && Object.prototype.hasOwnProperty.call(ERROR_CODES, code);
+}
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_CODES[code];
+}

@@ -1,0 +1,27 @@
+import type { Middleware, ActionSchema, ActionHandler, Context } from "moleculer";
+import { AppError } from "../errors/app-error";
+import type { Meta } from "../types";
+import { Tier, tierAtLeast } from "../licence/tiers";
+
+/**
+ * The one place where the `tier` action option is enforced: a call made for a tenant whose
+ * licence is below the action's tier is refused with ERR_LICENSE_TIER_REQUIRED naming the
+ * tier. Calls without a user (system jobs) are not gated.
+ */
+export const LicenceMiddleware: Middleware = {
+  name: "Licence",
+  localAction(next: ActionHandler, action: ActionSchema): ActionHandler {
+    const required = action.tier;
+    if (!required || required === "FREE") return next;
+    return async function tierCheck(this: any, ctx: Context<unknown, Meta>) {
+      const user = ctx.meta.user;
+      if (user) {
+        const { tier } = (await ctx.call("licence.tier", { tenantId: user.tenantId })) as { tier: Tier };
+        if (!tierAtLeast(tier, required)) {
+          throw new AppError("ERR_LICENSE_TIER_REQUIRED", { requiredTier: required, currentTier: tier });
+        }
+      }
+      return next.call(this, ctx);
+    } as ActionHandler;
+  },
+};

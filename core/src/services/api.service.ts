@@ -1,0 +1,171 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import ApiGateway from "moleculer-web";
+import helmet from "helmet";
+import type { ServiceSchema } from "moleculer";
+import type { CoreDeps } from "../deps";
+import { AppError } from "../errors/app-error";
+import type { ErrorCode } from "../errors/codes";
+import { resolveLocale, Locale } from "../errors/catalogue";
+import { toHttpError } from "../gateway/errors";
+import { verifyAccessToken } from "../auth/tokens";
+import type { AuthUser, Meta } from "../types";
+
+export const SESSION_HEADER = "x-session-id";
+export const MAX_BODY = "50mb";
+const SESSION_CACHE_MS = 10_000;
+
+type Req = IncomingMessage & { $ctx?: { meta: Meta }; $action?: { access?: string }; originalUrl?: string };
+
+function localeOf(req: IncomingMessage): Locale {
+  const explicit = req.headers["x-locale"];
+  return resolveLocale((Array.isArray(explicit) ? explicit[0] : explicit) || req.headers["accept-language"] || null);
+}
+
+function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const fwd = req.headers["x-forwarded-for"];
+    const first = (Array.isArray(fwd) ? fwd[0] : fwd)?.split(",")[0]?.trim();
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? "?";
+}
+
+/**
+ * The HTTP API (moleculer-web) under /api. Routes come from the `rest` of each service's
+ * actions (auto aliases), so a route is declared beside its handler. This service owns
+ * authentication (bearer token + session id), the error shape, body limits, security
+ * headers and the same-origin rule.
+ */
+export function createApiService(deps: CoreDeps): ServiceSchema {
+  const cfg = deps.config;
+  const sessions = new Map<string, { at: number; state: { active: boolean; code?: ErrorCode } }>();
+
+  function sendError(this: any, req: Req, res: ServerResponse, err: unknown) {
+    const locale = req.$ctx?.meta.locale ?? localeOf(req);
+    const { status, body, internal } = toHttpError(err, locale);
+    if (internal) this.logger.error(`${req.method} ${req.originalUrl ?? req.url} failed:`, err);
+    if (res.headersSent) return res.end();
+    const retryAfter = (body.data as { retryAfter?: number }).retryAfter;
+    if (retryAfter) res.setHeader("Retry-After", String(retryAfter));
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.writeHead(status);
+    res.end(JSON.stringify(body));
+  }
+
+  const security = helmet({
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: { "img-src": ["'self'", "data:", "blob:", "https:"], "connect-src": ["'self'", "ws:", "wss:"] },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  /** Same origin by default: a browser request from another origin is refused unless listed. */
+  function originGuard(req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) {
+    const origin = req.headers.origin;
+    if (origin && origin !== "null") {
+      const host = req.headers.host;
+      let sameHost = false;
+      try {
+        sameHost = new URL(origin).host === host;
+      } catch {
+        sameHost = false;
+      }
+      const allowed = sameHost || cfg.corsOrigins.includes(origin) || origin === cfg.publicUrl;
+      if (!allowed) return next(new AppError("ERR_ORIGIN_NOT_ALLOWED", { origin }));
+    }
+    next();
+  }
+
+  return {
+    name: "api",
+    mixins: [ApiGateway as unknown as Partial<ServiceSchema>],
+    settings: <Record<string, unknown>>{
+      port: cfg.port,
+      ip: cfg.host,
+      path: "/api",
+      requestTimeout: cfg.requestTimeoutMs,
+      httpServerTimeout: cfg.requestTimeoutMs + 5000,
+      use: [security, originGuard],
+      cors: cfg.corsOrigins.length
+        ? {
+            origin: cfg.corsOrigins,
+            methods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+            allowedHeaders: ["Authorization", "Content-Type", "X-Session-Id", "X-Locale", "Accept-Language"],
+            credentials: true,
+            maxAge: 3600,
+          }
+        : undefined,
+      log4XXResponses: false,
+      logRequest: "debug",
+      logResponse: "debug",
+      routes: [
+        {
+          path: "/",
+          autoAliases: true,
+          mappingPolicy: "restrict",
+          authentication: true,
+          blacklist: [/^api\./, /^\$node\./],
+          bodyParsers: {
+            json: { strict: true, limit: MAX_BODY },
+            urlencoded: { extended: true, limit: MAX_BODY },
+          },
+          callOptions: { timeout: cfg.requestTimeoutMs },
+          onBeforeCall(ctx: { meta: Meta & Record<string, unknown> }, _route: unknown, req: Req) {
+            ctx.meta.$api = true;
+            ctx.meta.locale = localeOf(req);
+            ctx.meta.ip = clientIp(req, cfg.trustProxy);
+            const ua = req.headers["user-agent"];
+            ctx.meta.userAgent = typeof ua === "string" ? ua : undefined;
+            const auth = req.headers.authorization;
+            ctx.meta.rawToken = auth?.startsWith("Bearer ") ? auth.slice(7).trim() : undefined;
+            const sid = req.headers[SESSION_HEADER];
+            ctx.meta.sessionHeader = typeof sid === "string" ? sid : undefined;
+          },
+          onError(this: any, req: Req, res: ServerResponse, err: unknown) {
+            sendError.call(this, req, res, err);
+          },
+        },
+      ],
+      onError(this: any, req: Req, res: ServerResponse, err: unknown) {
+        sendError.call(this, req, res, err);
+      },
+    },
+    events: {
+      "auth.sessionsRevoked"() {
+        sessions.clear();
+      },
+    },
+    methods: {
+      /**
+       * Every call carries `Authorization: Bearer <token>` and `X-Session-Id`. Public actions
+       * accept anonymous calls; when credentials are sent to a protected action they must be
+       * valid: an expired access token answers 403 (the client refreshes once and retries),
+       * an ended session 401 with the reason's code.
+       */
+      async authenticate(this: any, ctx: { meta: Meta & { rawToken?: string; sessionHeader?: string } }, _route: unknown, req: Req): Promise<AuthUser | null> {
+        const access = req.$action?.access ?? "user";
+        const token = ctx.meta.rawToken;
+        if (access === "public") return null;
+        if (!token) throw new AppError("ERR_SESSION_REQUIRED");
+        const v = verifyAccessToken(token, cfg.jwtSecret);
+        if (!v.ok) throw new AppError(v.reason === "expired" ? "ERR_TOKEN_EXPIRED" : "ERR_TOKEN_INVALID");
+        const c = v.claims;
+        const sid = ctx.meta.sessionHeader;
+        if (!sid) throw new AppError("ERR_SESSION_REQUIRED");
+        if (sid !== c.sid) throw new AppError("ERR_TOKEN_INVALID", { reason: "session-mismatch" });
+        const state = await this.sessionState(ctx, sid);
+        if (!state.active) throw new AppError(state.code ?? "ERR_SESSION_EXPIRED");
+        return { id: c.sub, tenantId: c.tid, profile: c.prf, isMaster: c.mst, isSupport: c.sup, sessionId: c.sid };
+      },
+      async sessionState(this: any, ctx: { call: (a: string, p: unknown) => Promise<unknown> }, sid: string) {
+        const cached = sessions.get(sid);
+        if (cached && Date.now() - cached.at < SESSION_CACHE_MS) return cached.state;
+        const state = (await this.broker.call("auth.sessionState", { sessionId: sid })) as { active: boolean; code?: ErrorCode };
+        if (sessions.size > 50_000) sessions.clear();
+        sessions.set(sid, { at: Date.now(), state });
+        return state;
+      },
+    },
+  };
+}

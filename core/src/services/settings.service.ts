@@ -1,0 +1,172 @@
+import { DataTypes, Model, Sequelize } from "sequelize";
+import type { ServiceSchema } from "moleculer";
+import Validator from "fastest-validator";
+import { AppError } from "../errors/app-error";
+import type { CoreDeps } from "../deps";
+import type { Ctx } from "../types";
+import { jsonColumn } from "../db/json-column";
+
+class Setting extends Model<{ id?: number; tenantId: number; key: string; value: unknown }> {}
+
+function defineSetting(sequelize: Sequelize): typeof Setting {
+  if (!sequelize.models.Setting) {
+    Setting.init(
+      {
+        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+        tenantId: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        key: { type: DataTypes.STRING(100), allowNull: false },
+        value: jsonColumn<unknown>("value", null),
+      },
+      { sequelize, modelName: "Setting", tableName: "settings" },
+    );
+  }
+  return sequelize.models.Setting as typeof Setting;
+}
+
+const v = new Validator();
+
+/** Global (platform) settings, spec §3 "Global settings"; tenantId 0. */
+export const GLOBAL_SCHEMAS = {
+  smtp: {
+    host: { type: "string", min: 1, max: 255 },
+    port: { type: "number", integer: true, min: 1, max: 65535 },
+    secure: { type: "boolean", optional: true },
+    tls: { type: "boolean", optional: true },
+    user: { type: "string", optional: true, max: 255 },
+    password: { type: "string", optional: true, max: 255 },
+    senderName: { type: "string", optional: true, max: 120 },
+    senderEmail: { type: "email" },
+    $$strict: true,
+  },
+  frontend: {
+    name: { type: "string", optional: true, max: 120 },
+    logo: { type: "string", optional: true, max: 500 },
+    pageUrl: { type: "string", optional: true, max: 500 },
+    recaptchaKey: { type: "string", optional: true, max: 200 },
+    videoList: { type: "array", optional: true, max: 100, items: { type: "object" } },
+    externalPanelUrl: { type: "string", optional: true, max: 500 },
+    termsUrl: { type: "string", optional: true, max: 500 },
+    loginPosition: { type: "enum", values: ["left", "center", "right"], optional: true },
+    disableRegisterButton: { type: "boolean", optional: true },
+    $$strict: true,
+  },
+  system: {
+    connectionLimit: { type: "number", integer: true, min: 0, optional: true },
+    checkInterval: { type: "number", integer: true, min: 1, optional: true },
+    deliveryMode: { type: "enum", values: ["queue", "direct", "broker"], optional: true },
+    $$strict: true,
+  },
+  typebot: {
+    builderUrl: { type: "string", optional: true, max: 500 },
+    viewerUrl: { type: "string", optional: true, max: 500 },
+    apiToken: { type: "string", optional: true, max: 500 },
+    $$strict: true,
+  },
+  licence: { token: { type: "string", max: 16384 }, $$strict: true },
+} as const;
+
+/** Tenant general settings, spec §3 "General settings". */
+export const TENANT_SCHEMAS: Record<string, object> = {
+  pageSize: { value: { type: "number", integer: true, min: 5, max: 200 } },
+  ticketListLimit: { value: { type: "number", integer: true, min: 10, max: 1000 } },
+  noReopenMinutes: { value: { type: "number", integer: true, min: 0, max: 525600 } },
+  sla: { value: { type: "object", strict: true, props: { green: "number|min:0", yellow: "number|min:0", red: "number|min:0" } } },
+  hideMenuSubtitles: { value: "boolean" },
+};
+
+const SECRET_FIELDS = new Set(["password", "apiToken", "token"]);
+const mask = (value: unknown): unknown => {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, x]) => [k, SECRET_FIELDS.has(k) && x ? "********" : x]));
+};
+
+function validate(schema: object, value: unknown): void {
+  const check = v.compile(schema as never);
+  const res = check(value as object);
+  if (res !== true) {
+    const first = (res as Array<{ field: string; type: string }>)[0];
+    throw new AppError("ERR_VALIDATION", { field: first?.field, rule: first?.type, errors: res });
+  }
+}
+
+/** Platform-wide and per-tenant settings; secrets are masked on the way out. */
+export function createSettingsService(deps: CoreDeps): ServiceSchema {
+  const model = defineSetting(deps.sequelize);
+
+  async function upsert(tenantId: number, key: string, value: unknown) {
+    const row = await model.findOne({ where: { tenantId, key } });
+    if (row) await row.update({ value });
+    else await model.create({ tenantId, key, value });
+  }
+
+  return {
+    name: "settings",
+    settings: { rest: "/" },
+    actions: {
+      getGlobal: {
+        visibility: "public",
+        params: { key: "string" },
+        async handler(ctx: Ctx<{ key: string }>) {
+          const row = await model.findOne({ where: { tenantId: 0, key: ctx.params.key } });
+          return row ? row.get("value") : null;
+        },
+      },
+      setGlobal: {
+        visibility: "public",
+        params: { key: "string", value: "any" },
+        async handler(ctx: Ctx<{ key: string; value: unknown }>) {
+          await upsert(0, ctx.params.key, ctx.params.value);
+          ctx.broadcast("settings.globalChanged", { key: ctx.params.key });
+          return true;
+        },
+      },
+      global: {
+        rest: "GET /settings/global",
+        access: "super",
+        async handler() {
+          const rows = await model.findAll({ where: { tenantId: 0 } });
+          return Object.fromEntries(rows.filter((r) => (r.get("key") as string) in GLOBAL_SCHEMAS).map((r) => [r.get("key") as string, mask(r.get("value"))]));
+        },
+      },
+      updateGlobal: {
+        rest: "PUT /settings/global/:key",
+        access: "super",
+        params: { key: { type: "enum", values: Object.keys(GLOBAL_SCHEMAS) }, value: { type: "object" } },
+        async handler(ctx: Ctx<{ key: keyof typeof GLOBAL_SCHEMAS; value: Record<string, unknown> }>) {
+          if (!ctx.meta.user!.isMaster) throw new AppError("ERR_NO_PERMISSION");
+          const { key } = ctx.params;
+          const value = { ...ctx.params.value };
+          // A masked secret sent back unchanged keeps the stored one.
+          const prevRow = await model.findOne({ where: { tenantId: 0, key } });
+          const prev = (prevRow?.get("value") ?? {}) as Record<string, unknown>;
+          for (const f of SECRET_FIELDS) if (value[f] === "********") value[f] = prev[f];
+          validate(GLOBAL_SCHEMAS[key], value);
+          await upsert(0, key, value);
+          ctx.broadcast("settings.globalChanged", { key });
+          return { key, value: mask(value) };
+        },
+      },
+      list: {
+        rest: "GET /settings",
+        access: "user",
+        async handler(ctx: Ctx) {
+          const rows = await model.findAll({ where: { tenantId: ctx.meta.user!.tenantId } });
+          return Object.fromEntries(rows.map((r) => [r.get("key"), r.get("value")]));
+        },
+      },
+      update: {
+        rest: "PUT /settings/:key",
+        access: "admin",
+        params: { key: { type: "string", max: 100 }, value: "any" },
+        async handler(ctx: Ctx<{ key: string; value: unknown }>) {
+          const schema = TENANT_SCHEMAS[ctx.params.key];
+          if (!schema) throw new AppError("ERR_SETTING_NOT_FOUND", { key: ctx.params.key });
+          validate(schema, { value: ctx.params.value });
+          await upsert(ctx.meta.user!.tenantId, ctx.params.key, ctx.params.value);
+          ctx.broadcast("settings.changed", { tenantId: ctx.meta.user!.tenantId, key: ctx.params.key });
+          return { key: ctx.params.key, value: ctx.params.value };
+        },
+      },
+    },
+  };
+}

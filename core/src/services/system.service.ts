@@ -1,0 +1,75 @@
+import type { ServiceSchema } from "moleculer";
+import type { CoreDeps } from "../deps";
+import type { Ctx } from "../types";
+import { exportCatalogue } from "../errors/catalogue";
+import { VERSION } from "../version";
+
+/** Version, front-end configuration, health and the error catalogue for the shell. */
+export function createSystemService(deps: CoreDeps): ServiceSchema {
+  const startedAt = Date.now();
+  return {
+    name: "system",
+    settings: { rest: "/" },
+    actions: {
+      ping: {
+        rest: "GET /ping",
+        access: "public",
+        handler() {
+          return { ok: true };
+        },
+      },
+      version: {
+        rest: "GET /version",
+        access: "user",
+        handler() {
+          return { version: VERSION, cacheMs: 43_200_000 };
+        },
+      },
+      loadConfig: {
+        rest: "GET /load-config",
+        access: "public",
+        async handler(ctx: Ctx) {
+          const fe = ((await ctx.call("settings.getGlobal", { key: "frontend" })) ?? {}) as Record<string, unknown>;
+          const tb = ((await ctx.call("settings.getGlobal", { key: "typebot" })) ?? {}) as Record<string, unknown>;
+          return {
+            applicationName: fe.name ?? "OpenAtende",
+            logoUrl: fe.logo ?? null,
+            recaptchaKey: fe.recaptchaKey ?? null,
+            pageUrl: fe.pageUrl ?? deps.config.publicUrl,
+            builderUrl: tb.builderUrl ?? null,
+            videoList: fe.videoList ?? [],
+            loginPosition: fe.loginPosition ?? "center",
+            disableRegisterButton: fe.disableRegisterButton ?? false,
+            termsUrl: fe.termsUrl ?? null,
+          };
+        },
+      },
+      health: {
+        rest: "GET /health",
+        access: "public",
+        async handler() {
+          let database = "ok";
+          try {
+            await deps.sequelize.query("SELECT 1");
+          } catch {
+            database = "down";
+          }
+          let redis = "ok";
+          try {
+            await deps.redis().ping();
+          } catch {
+            redis = "down";
+          }
+          return { status: database === "ok" ? "ok" : "degraded", database, redis, mode: deps.config.mode, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };
+        },
+      },
+      errorCatalogue: {
+        rest: "GET /errors/catalogue",
+        access: "public",
+        handler() {
+          return exportCatalogue();
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { Context } from "moleculer";
+import type { Locale } from "./errors/catalogue";
+import type { Tier } from "./licence/tiers";
+
+/** Stored profiles. "super" is the platform level that manages tenants. */
+export const PROFILES = ["user", "supervisor", "admin", "super"] as const;
+export type Profile = (typeof PROFILES)[number];
+
+/** The authenticated caller, put in `ctx.meta.user` by the gateway. */
+export interface AuthUser {
+  id: number;
+  tenantId: number;
+  profile: Profile;
+  isMaster: boolean;
+  isSupport: boolean;
+  sessionId: string;
+}
+
+export interface Meta {
+  user?: AuthUser;
+  locale?: Locale;
+  ip?: string;
+  userAgent?: string;
+  /** Set by the gateway on the call it makes; the access middleware checks and clears it. */
+  $api?: boolean;
+  $statusCode?: number;
+  $responseHeaders?: Record<string, string>;
+  $responseType?: string;
+  $location?: string;
+}
+
+export type Ctx<P = Record<string, unknown>> = Context<P, Meta>;
+
+/** Admin status (spec §6): profile admin or super, or a support account. */
+export function isAdmin(u: Pick<AuthUser, "profile" | "isSupport"> | undefined): boolean {
+  return !!u && (u.profile === "admin" || u.profile === "super" || u.isSupport);
+}
+
+export function isSuper(u: Pick<AuthUser, "profile" | "isMaster"> | undefined): boolean {
+  return !!u && (u.profile === "super" || u.isMaster);
+}
+
+/**
+ * Who may call an action through the API.
+ * - "public": anyone, no token;
+ * - "user": any authenticated user (the default for routed actions);
+ * - "supervisor": supervisors and admins;
+ * - "admin": admin status (admin, super, support);
+ * - "super": the platform level (super profile or master flag).
+ */
+export type Access = "public" | "user" | "supervisor" | "admin" | "super";
+
+declare module "moleculer" {
+  // Project-wide action options, checked by the access and licence middlewares.
+  interface ActionSchema {
+    access?: Access;
+    tier?: Tier;
+    /** The resource a routed action with an `:id` works on (tenant-isolation test fixtures). */
+    resource?: string;
+  }
+}

@@ -1,0 +1,11 @@
+const preset = require("./config/jest/preset.cjs");
+
+/** One jest run over every workspace; browser tests (Playwright) run separately. */
+module.exports = {
+  ...preset,
+  roots: ["<rootDir>/config", "<rootDir>/core", "<rootDir>/plugin-sdk", "<rootDir>/plugins", "<rootDir>/marketplace"],
+  testMatch: ["**/?(*.)test.ts"],
+  testTimeout: 60000,
+  globalSetup: "<rootDir>/core/test/global-setup.ts",
+  maxWorkers: 2,
+};
