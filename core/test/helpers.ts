@@ -1,0 +1,226 @@
+/**
+ * Test helpers: a real core (real MariaDB or SQLite, real Redis) on a random port, with a
+ * fresh database per test file, plus small HTTP helpers. Nothing of our own is mocked.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { randomBytes } from "node:crypto";
+import { createConnection } from "mysql2/promise";
+import type { ServiceSchema } from "moleculer";
+import { loadConfig, AppConfig } from "@openatende/config";
+import { createCore, Core } from "../src/broker";
+import { generateLicenceKeys, signLicence, loadPrivateKey } from "../src/licence/token";
+import type { Tier } from "../src/licence/tiers";
+
+export type Dialect = "mariadb" | "sqlite";
+export const DIALECTS: Dialect[] = ["mariadb", "sqlite"];
+
+/** One Ed25519 pair for the whole test process; tests sign licences with it. */
+export const LICENCE_KEYS = generateLicenceKeys();
+export const LICENCE_DOMAIN = "atende.test";
+export const PASSWORD = "Secret123";
+
+export const uid = () => randomBytes(4).toString("hex");
+
+export interface TestCore {
+  core: Core;
+  config: AppConfig;
+  url: string;
+  api: ApiClient;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  dialect?: Dialect;
+  env?: Record<string, string>;
+  services?: ServiceSchema[];
+}
+
+export async function startCore(opts: StartOptions = {}): Promise<TestCore> {
+  const dialect = opts.dialect ?? "mariadb";
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "oa-test-"));
+  const dbName = `oa_t_${process.pid}_${uid()}`;
+  const env: Record<string, string | undefined> = {
+    NODE_ENV: "test",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    PUBLIC_URL: `http://${LICENCE_DOMAIN}`,
+    DATA_DIR: dataDir,
+    DATABASE_URL: dialect === "mariadb" ? `mysql://root@127.0.0.1:3306/${dbName}` : `sqlite:${path.join(dataDir, "test.sqlite")}`,
+    REDIS_URL: "redis://127.0.0.1:6379",
+    JWT_SECRET: "test-secret-test-secret-test-secret-0123456789",
+    BCRYPT_ROUNDS: "4",
+    LICENCE_PUBLIC_KEY: LICENCE_KEYS.publicKeyPem,
+    LICENCE_DOMAIN,
+    LOGIN_RATE_LIMIT: "1000",
+    SEED: "false",
+    LOG_LEVEL: "warn",
+    FREE_PLAN_MAX_USERS: "3",
+    TRANSPORTER: "",
+    SERVICES: "all",
+    ...opts.env,
+  };
+  const config = loadConfig(env);
+  const core = createCore({ config, logger: false });
+  for (const s of opts.services ?? []) core.broker.createService(s);
+  await core.start();
+  const api = core.broker.getLocalService("api") as unknown as { server: { address(): { port: number } } };
+  const url = `http://127.0.0.1:${api.server.address().port}`;
+  // Auto aliases are regenerated with a debounce when services appear; wait for them.
+  await waitForRoutes(core);
+  return {
+    core,
+    config,
+    url,
+    api: new ApiClient(url),
+    async stop() {
+      await core.stop();
+      if (dialect === "mariadb") await dropDatabase(dbName);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForRoutes(core: Core) {
+  for (let i = 0; i < 60; i++) {
+    const aliases = (await core.broker.call("api.listAliases")) as unknown[];
+    if (aliases.length > 10) {
+      await new Promise((r) => setTimeout(r, 600));
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function dropDatabase(name: string) {
+  const c = await createConnection({ host: "127.0.0.1", user: "root", password: "" });
+  await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  await c.end();
+}
+
+export interface Res<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface Auth {
+  token: string;
+  sessionId: string;
+  userId: number;
+  tenantId: number;
+  refreshToken?: string;
+}
+
+/** A thin fetch client that speaks the API's conventions (bearer + session id). */
+export class ApiClient {
+  constructor(public readonly base: string) {}
+
+  async call<T = any>(method: string, p: string, body?: unknown, auth?: Auth | null, headers: Record<string, string> = {}): Promise<Res<T>> {
+    const h: Record<string, string> = { ...headers };
+    if (body !== undefined && typeof body !== "string") h["content-type"] = "application/json";
+    if (typeof body === "string" && !h["content-type"]) h["content-type"] = "application/json";
+    if (auth) {
+      h.authorization = `Bearer ${auth.token}`;
+      h["x-session-id"] = auth.sessionId;
+    }
+    const res = await fetch(this.base + "/api" + p, {
+      method,
+      headers: h,
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* keep text */
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+  get<T = any>(p: string, auth?: Auth | null, headers?: Record<string, string>) {
+    return this.call<T>("GET", p, undefined, auth, headers);
+  }
+  post<T = any>(p: string, body?: unknown, auth?: Auth | null, headers?: Record<string, string>) {
+    return this.call<T>("POST", p, body ?? {}, auth, headers);
+  }
+  put<T = any>(p: string, body?: unknown, auth?: Auth | null, headers?: Record<string, string>) {
+    return this.call<T>("PUT", p, body ?? {}, auth, headers);
+  }
+  del<T = any>(p: string, auth?: Auth | null, headers?: Record<string, string>) {
+    return this.call<T>("DELETE", p, undefined, auth, headers);
+  }
+
+  async login(email: string, password = PASSWORD): Promise<Auth> {
+    const r = await this.post("/auth/login", { email, password });
+    if (r.status !== 200) throw new Error(`login ${email} failed: ${r.status} ${JSON.stringify(r.body)}`);
+    return { token: r.body.token, sessionId: r.body.sessionId, userId: r.body.userId, tenantId: r.body.tenantId, refreshToken: r.body.refreshToken };
+  }
+}
+
+export function signTestLicence(opts: { tier: Tier; tenantId?: number; days?: number; domain?: string; document?: string; lid?: string; maxUsers?: number; maxConnections?: number }): string {
+  const now = Date.now();
+  return signLicence(
+    {
+      lid: opts.lid ?? `lic-${uid()}`,
+      tier: opts.tier,
+      issuedAt: new Date(now - 86400_000 * 2).toISOString(),
+      expiresAt: new Date(now + (opts.days ?? 30) * 86400_000).toISOString(),
+      domain: opts.domain ?? LICENCE_DOMAIN,
+      document: opts.document ?? "11222333000181",
+      tenantId: opts.tenantId,
+      maxUsers: opts.maxUsers,
+      maxConnections: opts.maxConnections,
+      issuer: "test",
+    },
+    loadPrivateKey(LICENCE_KEYS.privateKeyPem),
+  );
+}
+
+export interface TenantFixture {
+  tenantId: number;
+  queueIds: number[];
+  emails: { admin: string; supervisor: string; agent: string };
+  admin: Auth;
+  supervisor: Auth;
+  agent: Auth;
+}
+
+/**
+ * A tenant with an admin, a supervisor, an agent and two queues, created through the
+ * services' internal actions (the way the seed and the super level do it), logged in.
+ */
+export async function createTenant(t: TestCore, opts: { name?: string; tier?: Tier; document?: string } = {}): Promise<TenantFixture> {
+  const b = t.core.broker;
+  const tag = uid();
+  const tenant = (await b.call("tenants.createInternal", { name: opts.name ?? `Tenant ${tag}`, document: opts.document ?? "11222333000181" })) as { id: number };
+  const q1 = (await b.call("queues.createInternal", { tenantId: tenant.id, name: "Suporte" })) as { id: number };
+  const q2 = (await b.call("queues.createInternal", { tenantId: tenant.id, name: "Vendas", active: opts.tier && opts.tier !== "FREE" ? true : false })) as { id: number };
+  const emails = { admin: `admin-${tag}@t.test`, supervisor: `sup-${tag}@t.test`, agent: `agent-${tag}@t.test` };
+  await b.call("users.createInternal", { tenantId: tenant.id, name: "Admin", email: emails.admin, password: PASSWORD, profile: "admin", queues: [q1.id, q2.id] });
+  await b.call("users.createInternal", { tenantId: tenant.id, name: "Supervisor", email: emails.supervisor, password: PASSWORD, profile: "supervisor", queues: [q1.id] });
+  await b.call("users.createInternal", { tenantId: tenant.id, name: "Agent", email: emails.agent, password: PASSWORD, profile: "user", queues: [q1.id] });
+  if (opts.tier && opts.tier !== "FREE") {
+    await b.call("tenants.setLicenseToken", { id: tenant.id, token: signTestLicence({ tier: opts.tier, tenantId: tenant.id }) });
+    await b.broadcast("licence.changed", { tenantId: tenant.id });
+  }
+  return {
+    tenantId: tenant.id,
+    queueIds: [q1.id, q2.id],
+    emails,
+    admin: await t.api.login(emails.admin),
+    supervisor: await t.api.login(emails.supervisor),
+    agent: await t.api.login(emails.agent),
+  };
+}
+
+/** A platform (super, master) user in its own tenant. */
+export async function createSuper(t: TestCore): Promise<Auth & { email: string }> {
+  const b = t.core.broker;
+  const tag = uid();
+  const tenant = (await b.call("tenants.createInternal", { name: `Platform ${tag}` })) as { id: number };
+  const email = `super-${tag}@t.test`;
+  await b.call("users.createInternal", { tenantId: tenant.id, name: "Super", email, password: PASSWORD, profile: "super", isMaster: true });
+  return { ...(await t.api.login(email)), email };
+}
