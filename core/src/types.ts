@@ -55,7 +55,11 @@ declare module "moleculer" {
   interface ActionSchema {
     access?: Access;
     tier?: Tier;
-    /** The resource a routed action with an `:id` works on (tenant-isolation test fixtures). */
+    /**
+     * The resource a routed action with a path parameter works on (tenant-isolation test
+     * fixtures); "own" when the parameter names something of the caller's own tenant (a
+     * settings key), not another tenant's object.
+     */
     resource?: string;
   }
 }

@@ -8,7 +8,8 @@ import type { ErrorCode } from "../errors/codes";
 import { resolveLocale, Locale } from "../errors/catalogue";
 import { toHttpError } from "../gateway/errors";
 import { verifyAccessToken } from "../auth/tokens";
-import type { AuthUser, Meta } from "../types";
+import type { Access, AuthUser, Meta } from "../types";
+import { hasAccess } from "../middlewares/access.middleware";
 
 export const SESSION_HEADER = "x-session-id";
 export const MAX_BODY = "50mb";
@@ -105,6 +106,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
           autoAliases: true,
           mappingPolicy: "restrict",
           authentication: true,
+          authorization: true,
           blacklist: [/^api\./, /^\$node\./],
           bodyParsers: {
             json: { strict: true, limit: MAX_BODY },
@@ -157,6 +159,11 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
         const state = await this.sessionState(ctx, sid);
         if (!state.active) throw new AppError(state.code ?? "ERR_SESSION_EXPIRED");
         return { id: c.sub, tenantId: c.tid, profile: c.prf, isMaster: c.mst, isSupport: c.sup, sessionId: c.sid };
+      },
+      /** Access before validation: a caller without the right profile learns nothing about the params. */
+      authorize(this: any, ctx: { meta: Meta }, _route: unknown, req: Req) {
+        const access = (req.$action?.access ?? "user") as Access;
+        if (!hasAccess(access, ctx.meta)) throw new AppError("ERR_NO_PERMISSION", { required: access });
       },
       async sessionState(this: any, ctx: { call: (a: string, p: unknown) => Promise<unknown> }, sid: string) {
         const cached = sessions.get(sid);

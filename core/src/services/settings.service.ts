@@ -131,6 +131,7 @@ export function createSettingsService(deps: CoreDeps): ServiceSchema {
       updateGlobal: {
         rest: "PUT /settings/global/:key",
         access: "super",
+        resource: "own",
         params: { key: { type: "enum", values: Object.keys(GLOBAL_SCHEMAS) }, value: { type: "object" } },
         async handler(ctx: Ctx<{ key: keyof typeof GLOBAL_SCHEMAS; value: Record<string, unknown> }>) {
           if (!ctx.meta.user!.isMaster) throw new AppError("ERR_NO_PERMISSION");
@@ -157,6 +158,7 @@ export function createSettingsService(deps: CoreDeps): ServiceSchema {
       update: {
         rest: "PUT /settings/:key",
         access: "admin",
+        resource: "own",
         params: { key: { type: "string", max: 100 }, value: "any" },
         async handler(ctx: Ctx<{ key: string; value: unknown }>) {
           const schema = TENANT_SCHEMAS[ctx.params.key];
