@@ -35,7 +35,11 @@ export interface AppConfig {
   host: string;
   port: number;
   publicUrl: string;
+  /** False when PUBLIC_URL was not set and publicUrl is the localhost default. */
+  publicUrlFromEnv: boolean;
   nodeId: string | undefined;
+  /** Moleculer namespace: nodes only see nodes of the same namespace on the transporter. */
+  namespace: string;
   /** Which service groups this node runs; "all" in embedded mode. */
   services: string[];
   transporter: string | undefined;
@@ -71,6 +75,7 @@ export const KNOWN_VARIABLES: Record<string, string> = {
   HOST: "interface the gateway binds (default 0.0.0.0)",
   PUBLIC_URL: "external URL of the product, used in e-mails and licence domain checks",
   NODE_ID: "Moleculer node id (default: hostname-pid)",
+  NAMESPACE: "Moleculer namespace shared by the nodes of one deployment (default openatende)",
   SERVICES: "comma list of service groups this node runs: all, api, core, plugins",
   TRANSPORTER: "nats://host:port; set it to run in cluster mode",
   DATABASE_URL: "mysql://user:pass@host:port/db or sqlite:path (default sqlite file under DATA_DIR)",
@@ -215,6 +220,9 @@ function readOrCreateSecret(dataDir: string): string {
  */
 export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}): AppConfig {
   const rootDir = findRoot(opts.cwd ?? process.cwd());
+  if (env.NAMESPACE && !/^[A-Za-z0-9_-]{1,64}$/.test(env.NAMESPACE)) {
+    throw new ConfigError("NAMESPACE", "may hold letters, digits, - and _ only (at most 64)");
+  }
   const nodeEnv = oneOf(env, "NODE_ENV", ["development", "production", "test"] as const, "development");
   const dataDir = path.resolve(rootDir, env.DATA_DIR || "data");
   const transporter = env.TRANSPORTER || undefined;
@@ -276,7 +284,9 @@ export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}):
     host,
     port,
     publicUrl,
+    publicUrlFromEnv: !!env.PUBLIC_URL,
     nodeId: env.NODE_ID || undefined,
+    namespace: env.NAMESPACE || "openatende",
     services,
     transporter,
     database,

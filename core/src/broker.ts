@@ -82,7 +82,7 @@ export function createCore(opts: CoreOptions): Core {
 
   const broker = new ServiceBroker({
     nodeID: opts.nodeID ?? config.nodeId,
-    namespace: "openatende",
+    namespace: config.namespace,
     transporter: transporterOf(config),
     logger,
     requestTimeout: config.requestTimeoutMs,

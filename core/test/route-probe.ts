@@ -76,7 +76,7 @@ export function buildRequest(alias: AliasInfo, ids: Record<string, number | stri
   }
   const sample = sampleBody(alias.action?.params, false, names);
   if (method === "GET" || method === "DELETE") {
-    const qs = new URLSearchParams(Object.entries(sample).map(([k, v]) => [k, String(v)])).toString();
+    const qs = new URLSearchParams(Object.entries(sample).map(([k, v]): [string, string] => [k, String(v)])).toString();
     return { method, path: qs ? `${p}?${qs}` : p };
   }
   return { method, path: p, body: sample };

@@ -24,7 +24,8 @@ async function main() {
   const core = createCore({ config });
   await core.start();
 
-  if (config.seedOnStart) {
+  const runsCore = config.services.includes("all") || config.services.includes("core");
+  if (config.seedOnStart && runsCore) {
     const seeded = await seedIfEmpty(core.broker, config);
     if (seeded.created) {
       log(`Demo tenant created (id ${seeded.tenantId}).`);
@@ -38,7 +39,7 @@ async function main() {
   const addr = api?.server?.address();
   const port = addr && typeof addr === "object" ? addr.port : config.port;
   if (api) {
-    const url = config.publicUrl.includes(`:${config.port}`) ? config.publicUrl.replace(`:${config.port}`, `:${port}`) : config.publicUrl;
+    const url = config.publicUrlFromEnv ? config.publicUrl : `http://localhost:${port}`;
     log(`API ready at ${url}/api`);
     if (config.seedOnStart) log(`Demo login: ${DEMO.admin} (password: ${config.seedAdminPassword ? "from SEED_ADMIN_PASSWORD" : DEMO.defaultPassword})`);
   } else {

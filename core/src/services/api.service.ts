@@ -8,12 +8,12 @@ import type { ErrorCode } from "../errors/codes";
 import { resolveLocale, Locale } from "../errors/catalogue";
 import { toHttpError } from "../gateway/errors";
 import { verifyAccessToken } from "../auth/tokens";
+import { readSessionState } from "../auth/session-store";
 import type { Access, AuthUser, Meta } from "../types";
 import { hasAccess } from "../middlewares/access.middleware";
 
 export const SESSION_HEADER = "x-session-id";
 export const MAX_BODY = "50mb";
-const SESSION_CACHE_MS = 10_000;
 
 type Req = IncomingMessage & { $ctx?: { meta: Meta }; $action?: { access?: string }; originalUrl?: string };
 
@@ -39,7 +39,6 @@ function clientIp(req: IncomingMessage, trustProxy: boolean): string {
  */
 export function createApiService(deps: CoreDeps): ServiceSchema {
   const cfg = deps.config;
-  const sessions = new Map<string, { at: number; state: { active: boolean; code?: ErrorCode } }>();
 
   function sendError(this: any, req: Req, res: ServerResponse, err: unknown) {
     const locale = req.$ctx?.meta.locale ?? localeOf(req);
@@ -133,11 +132,6 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
         sendError.call(this, req, res, err);
       },
     },
-    events: {
-      "auth.sessionsRevoked"() {
-        sessions.clear();
-      },
-    },
     methods: {
       /**
        * Every call carries `Authorization: Bearer <token>` and `X-Session-Id`. Public actions
@@ -165,13 +159,15 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
         const access = (req.$action?.access ?? "user") as Access;
         if (!hasAccess(access, ctx.meta)) throw new AppError("ERR_NO_PERMISSION", { required: access });
       },
-      async sessionState(this: any, ctx: { call: (a: string, p: unknown) => Promise<unknown> }, sid: string) {
-        const cached = sessions.get(sid);
-        if (cached && Date.now() - cached.at < SESSION_CACHE_MS) return cached.state;
-        const state = (await this.broker.call("auth.sessionState", { sessionId: sid })) as { active: boolean; code?: ErrorCode };
-        if (sessions.size > 50_000) sessions.clear();
-        sessions.set(sid, { at: Date.now(), state });
-        return state;
+      /** Redis first (one round trip, shared by every gateway node), the auth service when the key is missing. */
+      async sessionState(this: any, _ctx: unknown, sid: string): Promise<{ active: boolean; code?: ErrorCode }> {
+        try {
+          const s = await readSessionState(deps.redis(), sid);
+          if (s) return s;
+        } catch (err) {
+          this.logger.warn(`session store unavailable, asking the auth service: ${(err as Error).message}`);
+        }
+        return (await this.broker.call("auth.sessionState", { sessionId: sid })) as { active: boolean; code?: ErrorCode };
       },
     },
   };

@@ -47,7 +47,7 @@ export function createSystemService(deps: CoreDeps): ServiceSchema {
       health: {
         rest: "GET /health",
         access: "public",
-        async handler() {
+        async handler(this: { broker: { nodeID: string } }) {
           let database = "ok";
           try {
             await deps.sequelize.query("SELECT 1");
@@ -60,7 +60,7 @@ export function createSystemService(deps: CoreDeps): ServiceSchema {
           } catch {
             redis = "down";
           }
-          return { status: database === "ok" ? "ok" : "degraded", database, redis, mode: deps.config.mode, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };
+          return { status: database === "ok" ? "ok" : "degraded", database, redis, mode: deps.config.mode, nodeID: this.broker.nodeID, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };
         },
       },
       errorCatalogue: {
