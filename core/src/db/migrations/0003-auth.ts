@@ -33,6 +33,7 @@ export const m0003: Migration = {
     });
     await qi.addIndex("password_resets", ["tokenHash"], { unique: true, name: "password_resets_token" });
     await qi.addIndex("password_resets", ["userId"], { name: "password_resets_user" });
+    await qi.addIndex("password_resets", ["tenantId", "createdAt"], { name: "password_resets_tenant" });
   },
   async down(qi) {
     await qi.dropTable("password_resets");

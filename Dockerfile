@@ -1,0 +1,15 @@
+# One image for every node of the cluster; SERVICES picks what a container runs.
+FROM node:22-bookworm-slim
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+COPY config/package.json config/
+COPY core/package.json core/
+COPY plugin-sdk/package.json plugin-sdk/
+COPY shell/package.json shell/
+COPY marketplace/package.json marketplace/
+RUN npm install --no-audit --no-fund
+COPY . .
+ENV NODE_ENV=production
+EXPOSE 8080
+CMD ["npm", "start"]
