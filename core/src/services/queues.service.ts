@@ -138,6 +138,9 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
             if (n > 0) throw new AppError("ERR_QUEUE_HAS_TICKETS", { count: n });
           }
           await q.destroy();
+          // Memberships of a deleted queue would linger in users' queue lists (and make saving
+          // those users fail with ERR_QUEUE_NOT_FOUND).
+          await ctx.call("users.detachQueue", { tenantId, queueId: ctx.params.id });
           ctx.emit("queues.changed", { tenantId, queueId: ctx.params.id });
           return { id: ctx.params.id, deleted: true };
         },

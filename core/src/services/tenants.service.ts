@@ -48,6 +48,9 @@ export function defineTenant(sequelize: Sequelize): typeof Tenant {
   return Tenant;
 }
 
+/** Now, to the second: MariaDB's DATETIME keeps no fraction, so the answer matches what a later read returns. */
+const nowToSecond = () => new Date(Math.floor(Date.now() / 1000) * 1000);
+
 function validTimeZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: tz });
@@ -213,7 +216,7 @@ export function createTenantsService(deps: CoreDeps): ServiceSchema {
           if (u.tenantId !== ctx.params.id) throw new AppError("ERR_TENANT_NOT_FOUND", { id: ctx.params.id });
           const t = await loadVisible(ctx, ctx.params.id);
           await t.update(
-            ctx.params.accepted ? { termsAccepted: true, termsAcceptedAt: new Date() } : { termsAccepted: false, termsAcceptedAt: null },
+            ctx.params.accepted ? { termsAccepted: true, termsAcceptedAt: nowToSecond() } : { termsAccepted: false, termsAcceptedAt: null },
           );
           if (!ctx.params.accepted) {
             // Rejecting the terms ends the caller's access until they are accepted.

@@ -17,6 +17,9 @@ export function normalisePhone(raw: string | null | undefined): string | null {
   return digits.length ? digits : null;
 }
 
+/** Now, to the second: MariaDB's DATETIME keeps no fraction, so the answer matches what a later read returns. */
+const nowToSecond = () => new Date(Math.floor(Date.now() / 1000) * 1000);
+
 function validPhone(p: string | null): boolean {
   return p === null || /^\d{10,15}$/.test(p);
 }
@@ -38,7 +41,8 @@ interface UserInput {
 const writableFields = {
   name: { type: "string", min: 2, max: 120, trim: true },
   email: { type: "email", normalize: true, max: 190 },
-  password: { type: "string", min: 8, max: 72 },
+  // The password rule (spec §5, isStrongPassword) decides, so every breach answers ERR_PASSWORD_WEAK.
+  password: { type: "string", max: 200 },
   profile: { type: "enum", values: ["user", "supervisor", "admin", "super"] },
   phoneNumber: { type: "string", max: 30, optional: true, nullable: true },
   queues: { type: "array", items: { type: "number", integer: true, positive: true }, max: 200, optional: true },
@@ -325,7 +329,7 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
             throw new AppError("ERR_NO_PERMISSION");
           }
           const u: User = await this.findOwned(ctx, ctx.params.id, "ERR_USER_NOT_FOUND", live);
-          await u.update({ lgpdAccepted: ctx.params.accepted, lgpdAcceptedAt: new Date() });
+          await u.update({ lgpdAccepted: ctx.params.accepted, lgpdAcceptedAt: nowToSecond() });
           if (!ctx.params.accepted) {
             await ctx.call("auth.revokeSession", { sessionId: me.sessionId, reason: "consent_refused" });
           }
@@ -346,7 +350,8 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
           if (!ctx.params.newUserId) throw new AppError("ERR_NEW_USER_REQUIRED", { field: "newUserId" });
           if (ctx.params.newUserId === ctx.params.id) throw new AppError("ERR_VALIDATION", { field: "newUserId", rule: "any" });
           const heir: User = await this.findOwned(ctx, ctx.params.newUserId, "ERR_USER_NOT_FOUND", live);
-          if (!heir.get("active")) throw new AppError("ERR_USER_INACTIVE", { field: "newUserId" });
+          // Not ERR_USER_INACTIVE: that is a 401 session code, and would log the admin out.
+          if (!heir.get("active")) throw new AppError("ERR_VALIDATION", { field: "newUserId", rule: "any", reason: "inactive" });
           const tenantId = u.get("tenantId") as number;
           // Hand the tickets over first (when the tickets service runs), then tombstone.
           if (this.broker.registry.hasService("tickets")) {
@@ -454,6 +459,14 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
           const id = u.get("id") as number;
           if (p.queues?.length) await UserQueue.bulkCreate(p.queues.map((queueId) => ({ tenantId: p.tenantId, userId: id, queueId })));
           return { id };
+        },
+      },
+      /** Drops every membership of a queue (called when the queue is deleted). */
+      detachQueue: {
+        visibility: "public",
+        params: { tenantId: "number", queueId: "number" },
+        async handler(ctx: Ctx<{ tenantId: number; queueId: number }>) {
+          return UserQueue.destroy({ where: { tenantId: ctx.params.tenantId, queueId: ctx.params.queueId } });
         },
       },
       countInQueue: {
