@@ -27,8 +27,8 @@ describe("queues on mariadb", () => {
       other = await createTenant(t);
     });
 
-    it("lists the tenant's queues sorted by name, for any user", async () => {
-      for (const who of [f.admin, f.agent]) {
+    it("lists the tenant's queues sorted by name, for supervisors and admins", async () => {
+      for (const who of [f.admin, f.supervisor]) {
         const r = await t.api.get("/queues", who);
         expect(r.status).toBe(200);
         expect(r.body.map((q: QueueView) => [q.id, q.name, q.active])).toEqual([
@@ -46,7 +46,9 @@ describe("queues on mariadb", () => {
       expect(c.status).toBe(201);
       expect(c.body).toMatchObject({ name, active: true });
       const id = c.body.id as number;
-      expect((await t.api.get(`/queues/${id}`, f.agent)).body).toMatchObject({ id, name });
+      expect((await t.api.get(`/queues/${id}`, f.supervisor)).body).toMatchObject({ id, name });
+      // An agent who is not in the queue does not see it.
+      expect((await t.api.get(`/queues/${id}`, f.agent)).status).toBe(404);
       const u = await t.api.put(`/queues/${id}`, { name: `${name} 2`, active: false }, f.admin);
       expect(u.status).toBe(200);
       expect(u.body).toMatchObject({ id, name: `${name} 2`, active: false });
@@ -178,5 +180,27 @@ describe("queues on mariadb", () => {
         expect((await t.api.get("/queues?active=true", g.admin)).body.length).toBe(1);
       }
     });
+  });
+});
+
+describe("queue visibility (spec §6: users see only queues they belong to)", () => {
+  let t: TestCore;
+  let f: TenantFixture;
+  beforeAll(async () => {
+    t = await startCore();
+    f = await createTenant(t, { tier: "PLUS" });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("an agent lists only their own queues; supervisors and admins list all", async () => {
+    const agent = await t.api.get("/queues", f.agent);
+    expect(agent.status).toBe(200);
+    expect(agent.body.map((q: { id: number }) => q.id)).toEqual([f.queueIds[0]]);
+    const sup = await t.api.get("/queues", f.supervisor);
+    expect(sup.body.map((q: { id: number }) => q.id).sort()).toEqual([...f.queueIds].sort());
+    const admin = await t.api.get("/queues", f.admin);
+    expect(admin.body).toHaveLength(2);
   });
 });

@@ -74,8 +74,13 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
         access: "user",
         params: { active: { type: "boolean", optional: true, convert: true } },
         async handler(this: any, ctx: Ctx<{ active?: boolean }>) {
-          const where: Record<string, unknown> = { tenantId: this.tenantOf(ctx) };
+          const where: Record<string | symbol, unknown> = { tenantId: this.tenantOf(ctx) };
           if (ctx.params.active !== undefined) where.active = ctx.params.active;
+          // Spec §6: users see only the queues they belong to; supervisors and admins see all.
+          if (ctx.meta.user!.profile === "user") {
+            const me = (await ctx.call("users.getInternal", { id: ctx.meta.user!.id })) as { queues: number[] } | null;
+            where.id = { [Op.in]: me?.queues ?? [] };
+          }
           const rows = await model.findAll({ where, order: [["name", "ASC"]] });
           return rows.map(view);
         },
@@ -86,7 +91,12 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
         resource: "queues",
         params: { id: { type: "number", integer: true, positive: true, convert: true } },
         async handler(this: any, ctx: Ctx<{ id: number }>) {
-          return view(await this.findOwned(ctx, ctx.params.id, "ERR_QUEUE_NOT_FOUND"));
+          const q = await this.findOwned(ctx, ctx.params.id, "ERR_QUEUE_NOT_FOUND");
+          if (ctx.meta.user!.profile === "user") {
+            const me = (await ctx.call("users.getInternal", { id: ctx.meta.user!.id })) as { queues: number[] } | null;
+            if (!me?.queues.includes(ctx.params.id)) throw new AppError("ERR_QUEUE_NOT_FOUND", { id: ctx.params.id });
+          }
+          return view(q);
         },
       },
       create: {
