@@ -16,7 +16,18 @@ export const LicenceMiddleware: Middleware = {
     return async function tierCheck(this: any, ctx: Context<unknown, Meta>) {
       const user = ctx.meta.user;
       if (user) {
-        const { tier } = (await ctx.call("licence.tier", { tenantId: user.tenantId })) as { tier: Tier };
+        // The lookup is an internal call: it must neither be access-checked as the gateway's
+        // call nor, through Moleculer's meta merge, clear the gateway's `$api` mark before the
+        // access middleware (which runs after this one) has checked the action itself.
+        const api = ctx.meta.$api;
+        let tier: Tier = "FREE";
+        try {
+          ({ tier } = (await ctx.call("licence.tier", { tenantId: user.tenantId }, { meta: { $api: false } })) as { tier: Tier });
+        } catch {
+          tier = "FREE"; // a failing licence check means FREE (spec §6)
+        } finally {
+          ctx.meta.$api = api;
+        }
         if (!tierAtLeast(tier, required)) {
           throw new AppError("ERR_LICENSE_TIER_REQUIRED", { requiredTier: required, currentTier: tier });
         }

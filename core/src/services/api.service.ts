@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import ApiGateway from "moleculer-web";
-import helmet from "helmet";
+import bodyParser from "body-parser";
 import type { ServiceSchema } from "moleculer";
 import type { CoreDeps } from "../deps";
 import { AppError } from "../errors/app-error";
@@ -40,11 +40,31 @@ function clientIp(req: IncomingMessage, trustProxy: boolean): string {
 export function createApiService(deps: CoreDeps): ServiceSchema {
   const cfg = deps.config;
 
+  /**
+   * Security headers of a JSON API, computed once: nothing here is rendered as a document,
+   * so the page-level set (CSP for scripts, DNS prefetch, …) belongs to the shell's static
+   * files, not to every API answer.
+   */
+  const API_HEADERS: Array<[string, string]> = [
+    ["X-Content-Type-Options", "nosniff"],
+    ["X-Frame-Options", "DENY"],
+    ["Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"],
+    ["Referrer-Policy", "no-referrer"],
+    ["Cross-Origin-Resource-Policy", "same-origin"],
+    ["Cache-Control", "no-store"],
+    ...(cfg.publicUrl.startsWith("https:") ? ([["Strict-Transport-Security", "max-age=31536000; includeSubDomains"]] as Array<[string, string]>) : []),
+  ];
+  function security(_req: IncomingMessage, res: ServerResponse, next: () => void) {
+    for (const [k, v] of API_HEADERS) res.setHeader(k, v);
+    next();
+  }
+
   function sendError(this: any, req: Req, res: ServerResponse, err: unknown) {
     const locale = req.$ctx?.meta.locale ?? localeOf(req);
     const { status, body, internal } = toHttpError(err, locale);
     if (internal) this.logger.error(`${req.method} ${req.originalUrl ?? req.url} failed:`, err);
     if (res.headersSent) return res.end();
+    for (const [k, v] of API_HEADERS) if (!res.hasHeader(k)) res.setHeader(k, v);
     const retryAfter = (body.data as { retryAfter?: number }).retryAfter;
     if (retryAfter) res.setHeader("Retry-After", String(retryAfter));
     res.setHeader("Content-Type", "application/json; charset=utf-8");
@@ -52,13 +72,6 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
     res.end(JSON.stringify(body));
   }
 
-  const security = helmet({
-    contentSecurityPolicy: {
-      useDefaults: true,
-      directives: { "img-src": ["'self'", "data:", "blob:", "https:"], "connect-src": ["'self'", "ws:", "wss:"] },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
 
   /** Same origin by default: a browser request from another origin is refused unless listed. */
   function originGuard(req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) {
@@ -86,7 +99,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
       path: "/api",
       requestTimeout: cfg.requestTimeoutMs,
       httpServerTimeout: cfg.requestTimeoutMs + 5000,
-      use: [security, originGuard],
+      use: [],
       cors: cfg.corsOrigins.length
         ? {
             origin: cfg.corsOrigins,
@@ -104,13 +117,19 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
           path: "/",
           autoAliases: true,
           mappingPolicy: "restrict",
+          logging: false,
           authentication: true,
           authorization: true,
           blacklist: [/^api\./, /^\$node\./],
-          bodyParsers: {
-            json: { strict: true, limit: MAX_BODY },
-            urlencoded: { extended: true, limit: MAX_BODY },
-          },
+          // Headers and the origin rule come before the body is read: a foreign origin's
+          // 50 MB never gets parsed, and every refusal carries the security headers.
+          bodyParsers: false,
+          use: [
+            security,
+            originGuard,
+            bodyParser.json({ strict: true, limit: MAX_BODY }),
+            bodyParser.urlencoded({ extended: true, limit: MAX_BODY }),
+          ],
           callOptions: { timeout: cfg.requestTimeoutMs },
           onBeforeCall(ctx: { meta: Meta & Record<string, unknown> }, _route: unknown, req: Req) {
             ctx.meta.$api = true;

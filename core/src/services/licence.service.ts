@@ -179,7 +179,8 @@ export function createLicenceService(deps: CoreDeps): ServiceSchema {
         rest: "PUT /tenants/:id/license",
         access: "super",
         resource: "tenants",
-        params: { id: { type: "number", integer: true, positive: true, convert: true }, token: { type: "string", min: 10, max: 16384 } },
+        // Any non-empty text is checked as a licence, so garbage answers ERR_LICENSE_INVALID.
+        params: { id: { type: "number", integer: true, positive: true, convert: true }, token: { type: "string", min: 1, max: 16384 } },
         async handler(ctx: Ctx<{ id: number; token: string }>) {
           const tenant = (await ctx.call("tenants.getInternal", { id: ctx.params.id })) as TenantRow | null;
           if (!tenant || tenant.status === "deleted") throw new AppError("ERR_TENANT_NOT_FOUND", { id: ctx.params.id });
@@ -205,6 +206,16 @@ export function createLicenceService(deps: CoreDeps): ServiceSchema {
           cache.delete(tenant.id);
           ctx.broadcast("licence.changed", { tenantId: tenant.id });
           return { tenantId: tenant.id, licenseType: "FREE" };
+        },
+      },
+      /** The installation-wide licence (global setting "licence"): throws its code when refused. */
+      verifyInstallation: {
+        visibility: "public",
+        params: { token: { type: "string", max: 16384 } },
+        async handler(ctx: Ctx<{ token: string }>) {
+          const c = await check(ctx, ctx.params.token.trim(), { id: 0, document: null });
+          if (!c.ok) throw new AppError(c.code, { reason: c.reason });
+          return { tier: c.tier, expiresAt: c.payload.expiresAt };
         },
       },
       validate: {

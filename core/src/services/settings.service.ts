@@ -84,8 +84,11 @@ function validate(schema: object, value: unknown): void {
   const check = v.compile(schema as never);
   const res = check(value as object);
   if (res !== true) {
-    const first = (res as Array<{ field: string; type: string }>)[0];
-    throw new AppError("ERR_VALIDATION", { field: first?.field, rule: first?.type, errors: res });
+    // The gateway's shape for validation errors ({ field, rule, expected }): no English
+    // validator message and no echo of the submitted (possibly secret) value.
+    const errors = (res as Array<{ field: string; type: string; expected?: unknown }>).map((e) => ({ field: e.field, rule: e.type, expected: e.expected }));
+    const first = errors[0];
+    throw new AppError("ERR_VALIDATION", { field: first?.field, rule: first?.rule, errors });
   }
 }
 
@@ -142,6 +145,11 @@ export function createSettingsService(deps: CoreDeps): ServiceSchema {
           const prev = (prevRow?.get("value") ?? {}) as Record<string, unknown>;
           for (const f of SECRET_FIELDS) if (value[f] === "********") value[f] = prev[f];
           validate(GLOBAL_SCHEMAS[key], value);
+          // The installation licence is verified like a tenant's: a refused token is not stored
+          // (an empty token clears it).
+          if (key === "licence" && value.token && value.token !== prev.token) {
+            await ctx.call("licence.verifyInstallation", { token: value.token });
+          }
           await upsert(0, key, value);
           ctx.broadcast("settings.globalChanged", { key });
           return { key, value: mask(value) };

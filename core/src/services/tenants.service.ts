@@ -119,7 +119,7 @@ export function createTenantsService(deps: CoreDeps): ServiceSchema {
         access: "super",
         params: {
           searchParam: { type: "string", optional: true, max: 120 },
-          pageNumber: { type: "number", integer: true, min: 1, optional: true, convert: true },
+          pageNumber: { type: "number", integer: true, min: 1, max: 1_000_000, optional: true, convert: true },
           pageSize: { type: "number", integer: true, min: 1, max: 200, optional: true, convert: true },
         },
         async handler(ctx: Ctx<{ searchParam?: string; pageNumber?: number; pageSize?: number }>) {

@@ -120,7 +120,7 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
         access: "user",
         params: {
           searchParam: { type: "string", optional: true, max: 120 },
-          pageNumber: { type: "number", integer: true, min: 1, optional: true, convert: true },
+          pageNumber: { type: "number", integer: true, min: 1, max: 1_000_000, optional: true, convert: true },
           pageSize: { type: "number", integer: true, min: 1, max: 200, optional: true, convert: true },
           profile: { type: "enum", values: ["user", "supervisor", "admin", "super"], optional: true },
         },
