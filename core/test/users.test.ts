@@ -610,3 +610,28 @@ describe("users on sqlite: create, list, delete", () => {
     expect(await countUsers(t, free.tenantId)).toBe(3);
   });
 });
+
+describe("embedded SQLite under concurrent writes", () => {
+  let t: TestCore;
+  let f: TenantFixture;
+  beforeAll(async () => {
+    t = await startCore({ dialect: "sqlite" });
+    f = await createTenant(t, { tier: "PLUS" });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("twelve parallel user creations and queue creations all succeed (writes queue instead of failing busy)", async () => {
+    const tag = uid();
+    const results = await Promise.all([
+      ...Array.from({ length: 12 }, (_, i) =>
+        t.api.post("/users", { name: `Burst ${i}`, email: `burst-${tag}-${i}@t.test`, password: PASSWORD, profile: "user" }, f.admin),
+      ),
+      ...Array.from({ length: 6 }, (_, i) => t.api.post("/queues", { name: `Fila ${tag} ${i}` }, f.admin)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(Array(18).fill(201));
+    const list = await t.api.get(`/users?searchParam=burst-${tag}`, f.admin);
+    expect(list.body.count).toBe(12);
+  });
+});

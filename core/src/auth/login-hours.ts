@@ -5,6 +5,8 @@
 export type LoginHours = Partial<Record<"0" | "1" | "2" | "3" | "4" | "5" | "6", Array<{ start: string; end: string }>>>;
 
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** An end may also be 24:00, so a slot can run to the end of the day (ends are exclusive). */
+const END = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
 
 export function validLoginHours(h: unknown): h is LoginHours {
   if (!h || typeof h !== "object" || Array.isArray(h)) return false;
@@ -12,7 +14,7 @@ export function validLoginHours(h: unknown): h is LoginHours {
     if (!/^[0-6]$/.test(day) || !Array.isArray(slots)) return false;
     for (const s of slots as Array<Record<string, unknown>>) {
       if (!s || typeof s.start !== "string" || typeof s.end !== "string") return false;
-      if (!HHMM.test(s.start) || !HHMM.test(s.end) || s.start >= s.end) return false;
+      if (!HHMM.test(s.start) || !END.test(s.end) || s.start >= s.end) return false;
     }
   }
   return true;

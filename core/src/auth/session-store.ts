@@ -11,8 +11,21 @@ export type SessionState = { active: true } | { active: false; code: ErrorCode }
 
 const key = (sid: string) => `oa:sess:${sid}`;
 
+/**
+ * An ended session never comes back, so "active" is written only where nothing is stored
+ * (NX): a late "active" (a login's own mirror racing the next login, or a write-back of a
+ * database read made before a revocation) cannot overwrite the "ended" written meanwhile.
+ */
+/**
+ * "active" is trusted for a minute only: if the write of an ending ever failed, the gateway
+ * goes back to the database within that minute instead of honouring the session for days.
+ */
+export const ACTIVE_TTL_SECONDS = 60;
+
 export async function writeSessionState(redis: Redis, sid: string, state: SessionState, ttlSeconds: number): Promise<void> {
-  await redis.set(key(sid), state.active ? "active" : state.code, "EX", Math.max(1, Math.ceil(ttlSeconds)));
+  const ttl = Math.max(1, Math.ceil(ttlSeconds));
+  if (state.active) await redis.set(key(sid), "active", "EX", Math.min(ttl, ACTIVE_TTL_SECONDS), "NX");
+  else await redis.set(key(sid), state.code, "EX", ttl);
 }
 
 export async function readSessionState(redis: Redis, sid: string): Promise<SessionState | undefined> {

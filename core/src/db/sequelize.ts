@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Sequelize, Options } from "sequelize";
+import { Sequelize, Options, Transaction } from "sequelize";
 import type { AppConfig } from "@openatende/config";
 
 /**
@@ -20,12 +20,12 @@ export function createSequelize(config: AppConfig, logging: false | ((sql: strin
       ...common,
       dialect: "sqlite",
       storage: db.storage,
+      // A transaction takes the write lock when it begins: a DEFERRED one that reads and
+      // then writes fails at once with SQLITE_BUSY when another connection wrote meanwhile.
+      transactionType: Transaction.TYPES.IMMEDIATE,
     });
-    // Sequelize opens one SQLite connection per transaction: each must wait for the writer
-    // instead of failing at once with SQLITE_BUSY.
-    sequelize.addHook("afterConnect", (connection: unknown) => {
-      (connection as { configure(opt: "busyTimeout", ms: number): void }).configure("busyTimeout", 15000);
-    });
+    serialiseSqliteTransactions(sequelize);
+    waitForSqliteLocks(sequelize);
     return sequelize;
   }
   return new Sequelize(db.database!, db.username!, db.password, {
@@ -37,6 +37,40 @@ export function createSequelize(config: AppConfig, logging: false | ((sql: strin
     dialectOptions: { charset: "utf8mb4", supportBigNumbers: true, dateStrings: false, timezone: "Z" },
     timezone: "+00:00",
   });
+}
+
+/**
+ * SQLite has one writer. Sequelize opens a connection per transaction, so concurrent
+ * transactions would spin on SQLITE_BUSY; in the embedded (single-process) mode they queue
+ * here instead, one after the other, for every service of the process.
+ */
+function serialiseSqliteTransactions(sequelize: Sequelize): void {
+  const original = sequelize.transaction.bind(sequelize) as (...a: unknown[]) => Promise<unknown>;
+  let tail: Promise<unknown> = Promise.resolve();
+  (sequelize as unknown as { transaction: (...a: unknown[]) => Promise<unknown> }).transaction = (...args: unknown[]) => {
+    const run = tail.then(() => original(...args));
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+/**
+ * Sequelize's SQLite connection manager opens connections without running the afterConnect
+ * hook; give each new connection a busy timeout so a plain write waits for a transaction
+ * in progress instead of failing.
+ */
+function waitForSqliteLocks(sequelize: Sequelize): void {
+  const cm = (sequelize as unknown as { connectionManager: { getConnection: (o?: unknown) => Promise<unknown> } }).connectionManager;
+  const getConnection = cm.getConnection.bind(cm);
+  const configured = new WeakSet<object>();
+  cm.getConnection = async (options?: unknown) => {
+    const conn = (await getConnection(options)) as { configure?: (k: "busyTimeout", ms: number) => void };
+    if (conn && typeof conn === "object" && !configured.has(conn)) {
+      conn.configure?.("busyTimeout", 15000);
+      configured.add(conn);
+    }
+    return conn;
+  };
 }
 
 /** SQLite settings that make the embedded file fast and safe for a single process. */

@@ -12,6 +12,8 @@ import { checkPassword, DUMMY_HASH, hashPassword, isStrongPassword } from "../au
 import { withinLoginHours } from "../auth/login-hours";
 import { randomToken, sha256, signAccessToken, verifyAccessToken } from "../auth/tokens";
 import { hit } from "../auth/rate-limit";
+import { SessionState, writeSessionState } from "../auth/session-store";
+import { normalisePhone } from "./users.service";
 
 interface SessionRow {
   id: string;
@@ -91,6 +93,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
   const { Session: SessionModel, PasswordReset: ResetModel } = defineAuthModels(deps.sequelize);
   const cfg = deps.config;
 
+
   return {
     name: "auth",
     settings: { rest: "/" },
@@ -107,7 +110,9 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
           const email = ctx.params.email?.trim().toLowerCase() || undefined;
           const phoneNumber = ctx.params.phoneNumber?.trim() || undefined;
           if (!email && !phoneNumber) throw new AppError("ERR_EMAIL_OR_PHONE_REQUIRED", { field: "email" });
-          await this.limit(ctx, `login:${ctx.meta.ip ?? "?"}:${email ?? phoneNumber}`);
+          // One counter per identifier, whatever its spelling: the phone number as its digits.
+          const identifier = email ?? `phone:${normalisePhone(phoneNumber) ?? phoneNumber}`;
+          await this.limit(ctx, `login:${ctx.meta.ip ?? "?"}:${identifier}`);
 
           const user = (await ctx.call("users.findForLogin", email ? { email } : { phoneNumber })) as (UserRow & { queues: number[] }) | null;
           const passwordOk = await checkPassword(ctx.params.password, user?.passwordHash ?? DUMMY_HASH);
@@ -206,7 +211,8 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
       forgotPassword: {
         rest: "POST /auth/esquecisenha",
         access: "public",
-        params: { email: { type: "email", max: 190 } },
+        // Trimmed and lower-cased like the login's e-mail, so " Ana@X.com " finds ana@x.com.
+        params: { email: { type: "email", normalize: true, max: 190 } },
         async handler(this: any, ctx: Ctx<{ email: string }>) {
           const email = ctx.params.email.trim().toLowerCase();
           await this.limit(ctx, `forgot:${ctx.meta.ip ?? "?"}:${email}`);
@@ -290,13 +296,15 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
       sessionState: {
         visibility: "public",
         params: { sessionId: "string" },
-        async handler(ctx: Ctx<{ sessionId: string }>) {
+        async handler(this: any, ctx: Ctx<{ sessionId: string }>) {
           const s = await SessionModel.findByPk(ctx.params.sessionId);
           if (!s) return { active: false, code: "ERR_SESSION_EXPIRED" };
-          if (s.get("revokedAt")) return { active: false, code: revokeCode(s.get("revokedReason") as string | null) };
           const expiresAt = (s.get("expiresAt") as Date).getTime();
-          if (expiresAt <= Date.now()) return { active: false, code: "ERR_SESSION_EXPIRED" };
-          return { active: true, userId: s.get("userId"), tenantId: s.get("tenantId"), expiresAt };
+          let state: SessionState = { active: true };
+          if (s.get("revokedAt")) state = { active: false, code: revokeCode(s.get("revokedReason") as string | null) };
+          else if (expiresAt <= Date.now()) state = { active: false, code: "ERR_SESSION_EXPIRED" };
+          await this.mirror(ctx.params.sessionId, state, Math.max(60, (expiresAt - Date.now()) / 1000));
+          return state;
         },
       },
       revokeSession: {
@@ -336,11 +344,17 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
       async openSession(this: any, ctx: Ctx, user: UserRow) {
         const sessionId = randomUUID();
         const refreshToken = randomToken(32);
-        await deps.sequelize.transaction(async (transaction) => {
-          await SessionModel.update(
-            { revokedAt: new Date(), revokedReason: "logged_elsewhere" },
-            { where: { userId: user.id, revokedAt: null }, transaction },
-          );
+        const ended = await deps.sequelize.transaction(async (transaction) => {
+          // Concurrent logins of one user queue on the user's row: without it, on MariaDB two
+          // transactions take the same gap lock, then deadlock on their inserts (answering 500).
+          if (deps.sequelize.getDialect() === "mysql") {
+            await deps.sequelize.query("SELECT id FROM users WHERE id = ? FOR UPDATE", { replacements: [user.id], transaction });
+          }
+          const open = await SessionModel.findAll({ where: { userId: user.id, revokedAt: null }, attributes: ["id"], transaction });
+          const ids = open.map((s) => s.get("id") as string);
+          if (ids.length) {
+            await SessionModel.update({ revokedAt: new Date(), revokedReason: "logged_elsewhere" }, { where: { id: { [Op.in]: ids } }, transaction });
+          }
           await SessionModel.create(
             {
               id: sessionId,
@@ -353,8 +367,11 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
             },
             { transaction },
           );
+          return ids;
         });
-        this.broker.broadcast("auth.sessionsRevoked", { userId: user.id });
+        // The older sessions end for every gateway node before this login answers.
+        await Promise.all(ended.map((sid) => this.mirror(sid, { active: false, code: "ERR_SESSION_EXPIRED_LOGGED_ELSEWHERE" }, cfg.sessionTtlSeconds)));
+        await this.mirror(sessionId, { active: true }, cfg.sessionTtlSeconds);
         const token = signAccessToken(
           { sub: user.id, tid: user.tenantId, sid: sessionId, prf: user.profile as Profile, mst: !!user.isMaster, sup: !!user.isSupport },
           cfg.jwtSecret,
@@ -363,9 +380,21 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
         return { sessionId, token, refreshToken };
       },
       async revoke(this: any, where: Record<string | symbol, unknown>, reason: string) {
-        const [n] = await SessionModel.update({ revokedAt: new Date(), revokedReason: reason.slice(0, 32) }, { where: { ...where, revokedAt: null } });
-        this.broker.broadcast("auth.sessionsRevoked", { ...where, reason });
+        const open = await SessionModel.findAll({ where: { ...where, revokedAt: null }, attributes: ["id"] });
+        if (!open.length) return { revoked: 0 };
+        const ids = open.map((s) => s.get("id") as string);
+        const [n] = await SessionModel.update({ revokedAt: new Date(), revokedReason: reason.slice(0, 32) }, { where: { id: { [Op.in]: ids }, revokedAt: null } });
+        const code = revokeCode(reason);
+        await Promise.all(ids.map((sid) => this.mirror(sid, { active: false, code }, cfg.sessionTtlSeconds)));
         return { revoked: n };
+      },
+      /** Writes a session's state to Redis; a Redis failure leaves the database answer in charge. */
+      async mirror(this: any, sid: string, state: SessionState, ttl: number) {
+        try {
+          await writeSessionState(deps.redis(), sid, state, ttl);
+        } catch (err) {
+          this.logger.warn(`session state not mirrored to Redis: ${(err as Error).message}`);
+        }
       },
     },
   };
