@@ -262,3 +262,38 @@ describe("gateway (mariadb)", () => {
     });
   });
 });
+
+describe("request timeout", () => {
+  let t: TestCore;
+  beforeAll(async () => {
+    t = await startCore({
+      env: { REQUEST_TIMEOUT_MS: "1500" },
+      services: [
+        {
+          name: "slowprobe",
+          settings: { rest: "/" },
+          actions: {
+            slow: { rest: "GET /slow-probe", access: "public", handler: () => new Promise((r) => setTimeout(() => r({ late: true }), 4000)) },
+            quick: { rest: "GET /quick-probe", access: "public", handler: () => ({ ok: true }) },
+          },
+        },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("answers 504 ERR_REQUEST_TIMEOUT with the error shape when an action outlives the timeout", async () => {
+    const t0 = Date.now();
+    const r = await t.api.get("/slow-probe");
+    const took = Date.now() - t0;
+    expect(r.status).toBe(504);
+    expect(r.body.error).toBe("ERR_REQUEST_TIMEOUT");
+    expect(typeof r.body.message).toBe("string");
+    expect(took).toBeGreaterThanOrEqual(1400);
+    expect(took).toBeLessThan(3500);
+    // The gateway keeps serving.
+    expect((await t.api.get("/quick-probe")).status).toBe(200);
+  });
+});

@@ -54,10 +54,6 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
     ["Cache-Control", "no-store"],
     ...(cfg.publicUrl.startsWith("https:") ? ([["Strict-Transport-Security", "max-age=31536000; includeSubDomains"]] as Array<[string, string]>) : []),
   ];
-  function security(_req: IncomingMessage, res: ServerResponse, next: () => void) {
-    for (const [k, v] of API_HEADERS) res.setHeader(k, v);
-    next();
-  }
 
   function sendError(this: any, req: Req, res: ServerResponse, err: unknown) {
     const locale = req.$ctx?.meta.locale ?? localeOf(req);
@@ -74,20 +70,29 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
 
 
   /** Same origin by default: a browser request from another origin is refused unless listed. */
-  function originGuard(req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) {
+  function originAllowed(req: IncomingMessage): boolean {
     const origin = req.headers.origin;
-    if (origin && origin !== "null") {
-      const host = req.headers.host;
-      let sameHost = false;
-      try {
-        sameHost = new URL(origin).host === host;
-      } catch {
-        sameHost = false;
-      }
-      const allowed = sameHost || cfg.corsOrigins.includes(origin) || origin === cfg.publicUrl;
-      if (!allowed) return next(new AppError("ERR_ORIGIN_NOT_ALLOWED", { origin }));
+    if (!origin || origin === "null") return true;
+    let sameHost = false;
+    try {
+      sameHost = new URL(origin).host === req.headers.host;
+    } catch {
+      sameHost = false;
     }
-    next();
+    return sameHost || cfg.corsOrigins.includes(origin) || origin === cfg.publicUrl;
+  }
+
+  const jsonBody = bodyParser.json({ strict: true, limit: MAX_BODY });
+  const formBody = bodyParser.urlencoded({ extended: true, limit: MAX_BODY });
+  /**
+   * The four request steps in one route middleware: moleculer-web chains route middlewares
+   * through promises, one hop each, and this path runs on every call.
+   */
+  function requestPipeline(req: IncomingMessage, res: ServerResponse, done: (err?: unknown) => void) {
+    for (let i = 0; i < API_HEADERS.length; i++) res.setHeader(API_HEADERS[i][0], API_HEADERS[i][1]);
+    if (req.headers.origin !== undefined && !originAllowed(req)) return done(new AppError("ERR_ORIGIN_NOT_ALLOWED", { origin: req.headers.origin }));
+    if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) return done();
+    jsonBody(req, res, (err?: unknown) => (err ? done(err) : formBody(req, res, done)));
   }
 
   return {
@@ -98,7 +103,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
       ip: cfg.host,
       path: "/api",
       requestTimeout: cfg.requestTimeoutMs,
-      httpServerTimeout: cfg.requestTimeoutMs + 5000,
+      httpServerTimeout: cfg.requestTimeoutMs,
       use: [],
       cors: cfg.corsOrigins.length
         ? {
@@ -124,13 +129,9 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
           // Headers and the origin rule come before the body is read: a foreign origin's
           // 50 MB never gets parsed, and every refusal carries the security headers.
           bodyParsers: false,
-          use: [
-            security,
-            originGuard,
-            bodyParser.json({ strict: true, limit: MAX_BODY }),
-            bodyParser.urlencoded({ extended: true, limit: MAX_BODY }),
-          ],
-          callOptions: { timeout: cfg.requestTimeoutMs },
+          use: [requestPipeline],
+          // The request deadline is the socket timeout (see started); calls to other nodes are bounded by CoarseTimeout.
+          callOptions: { timeout: 0 },
           onBeforeCall(ctx: { meta: Meta & Record<string, unknown> }, _route: unknown, req: Req) {
             ctx.meta.$api = true;
             ctx.meta.locale = localeOf(req);
@@ -150,6 +151,22 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
       onError(this: any, req: Req, res: ServerResponse, err: unknown) {
         sendError.call(this, req, res, err);
       },
+    },
+    /**
+     * The 120 s request timeout rides on the socket's own inactivity timer (armed by
+     * httpServerTimeout): a request that got no answer in that time is answered 504 with
+     * the API's error shape, then its connection closes. No timer per request.
+     */
+    started(this: any) {
+      const server = this.server as import("node:http").Server | undefined;
+      server?.on("timeout", (socket: import("node:net").Socket & { _httpMessage?: ServerResponse & { req?: Req } }) => {
+        const res = socket._httpMessage;
+        if (res && !res.headersSent && res.req) {
+          sendError.call(this, res.req, res, new AppError("ERR_REQUEST_TIMEOUT"));
+          res.once("finish", () => socket.destroy());
+          setTimeout(() => socket.destroy(), 1000).unref();
+        } else socket.destroy();
+      });
     },
     methods: {
       /**
