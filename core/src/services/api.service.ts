@@ -115,8 +115,8 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
           }
         : undefined,
       log4XXResponses: false,
-      logRequest: "debug",
-      logResponse: "debug",
+      logRequest: null,
+      logResponse: null,
       routes: [
         {
           path: "/",
