@@ -635,3 +635,38 @@ describe("embedded SQLite under concurrent writes", () => {
     expect(list.body.count).toBe(12);
   });
 });
+
+describe("support accounts (admin status without the admin profile)", () => {
+  let t: TestCore;
+  let sup: Auth & { email: string };
+  let f: TenantFixture;
+  beforeAll(async () => {
+    t = await startCore();
+    sup = await createSuper(t);
+    f = await createTenant(t, { tier: "PLUS" });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("only the platform level marks a support account, which then passes admin routes", async () => {
+    const email = `support-${uid()}@t.test`;
+    const refused = await t.api.post("/users", { name: "Suporte", email, password: PASSWORD, isSupport: true }, f.admin);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe("ERR_NO_PERMISSION");
+
+    const created = await t.api.post("/users", { name: "Suporte", email, password: PASSWORD, isSupport: true }, sup);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ profile: "user", isSupport: true });
+    const support = await t.api.login(email);
+    expect((await t.api.post("/queues", { name: `Fila ${uid()}` }, support)).status).toBe(201);
+
+    // Taking the flag away ends the session and closes the admin routes.
+    expect((await t.api.put(`/users/${created.body.id}`, { isSupport: false }, sup)).status).toBe(200);
+    expect((await t.api.get("/users", support)).status).toBe(401);
+    const again = await t.api.login(email);
+    const denied = await t.api.post("/queues", { name: `Fila ${uid()}` }, again);
+    expect(denied.status).toBe(403);
+    expect(denied.body.error).toBe("ERR_NO_PERMISSION");
+  });
+});

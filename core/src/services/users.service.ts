@@ -33,6 +33,7 @@ interface UserInput {
   queues?: number[];
   active?: boolean;
   isHidden?: boolean;
+  isSupport?: boolean;
   image?: string | null;
   limitLoginHours?: boolean;
   loginHours?: LoginHours;
@@ -48,6 +49,8 @@ const writableFields = {
   queues: { type: "array", items: { type: "number", integer: true, positive: true }, max: 200, optional: true },
   active: { type: "boolean", optional: true, convert: true },
   isHidden: { type: "boolean", optional: true, convert: true },
+  /** Support accounts have admin status (spec §6); only the platform level marks them. */
+  isSupport: { type: "boolean", optional: true, convert: true },
   image: { type: "string", max: 500, optional: true, nullable: true },
   limitLoginHours: { type: "boolean", optional: true, convert: true },
   loginHours: { type: "object", optional: true },
@@ -167,6 +170,7 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
           const p = ctx.params;
           const profile: Profile = p.profile ?? "user";
           if (profile === "super" && !isSuper(me)) throw new AppError("ERR_ADMIN_CREATION_DISABLED");
+          if (p.isSupport && !isSuper(me)) throw new AppError("ERR_NO_PERMISSION", { field: "isSupport" });
           if (!isStrongPassword(p.password)) throw new AppError("ERR_PASSWORD_WEAK", { field: "password" });
           const phone = normalisePhone(p.phoneNumber);
           if (!validPhone(phone)) throw new AppError("ERR_VALIDATION", { field: "phoneNumber", rule: "phone" });
@@ -195,6 +199,7 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
                   profile,
                   active: p.active ?? true,
                   isHidden: p.isHidden ?? false,
+                  isSupport: p.isSupport ?? false,
                   image: p.image ?? null,
                   limitLoginHours: p.limitLoginHours ?? false,
                   loginHours: p.loginHours ?? {},
@@ -234,7 +239,7 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
           const p = ctx.params;
           const patch: Partial<UserRow> = {};
           // Without admin status a user changes only their own name, e-mail, phone, password and picture.
-          const adminOnly = ["profile", "queues", "active", "isHidden", "limitLoginHours", "loginHours"] as const;
+          const adminOnly = ["profile", "queues", "active", "isHidden", "isSupport", "limitLoginHours", "loginHours"] as const;
           if (!isAdmin(me)) {
             for (const k of adminOnly) if (p[k] !== undefined) throw new AppError("ERR_NO_PERMISSION", { field: k });
           }
@@ -253,6 +258,10 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
           if (p.email !== undefined) patch.email = p.email.toLowerCase();
           if (p.image !== undefined) patch.image = p.image;
           if (p.isHidden !== undefined) patch.isHidden = p.isHidden;
+          if (p.isSupport !== undefined && p.isSupport !== row.isSupport) {
+            if (!isSuper(me)) throw new AppError("ERR_NO_PERMISSION", { field: "isSupport" });
+            patch.isSupport = p.isSupport;
+          }
           if (p.limitLoginHours !== undefined) patch.limitLoginHours = p.limitLoginHours;
           if (p.loginHours !== undefined) {
             if (!validLoginHours(p.loginHours)) throw new AppError("ERR_VALIDATION", { field: "loginHours", rule: "any" });
@@ -282,7 +291,7 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
             }
           });
           // A changed profile, password or a deactivation ends the user's other sessions.
-          if (patch.profile || patch.active === false || (patch.passwordHash && !self)) {
+          if (patch.profile || patch.isSupport !== undefined || patch.active === false || (patch.passwordHash && !self)) {
             await ctx.call("auth.revokeUserSessions", { userId: row.id, reason: patch.active === false ? "user_inactive" : "credentials_changed" });
           } else if (patch.passwordHash && self) {
             await ctx.call("auth.revokeUserSessions", { userId: row.id, reason: "credentials_changed", exceptSessionId: me.sessionId });
