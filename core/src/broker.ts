@@ -18,6 +18,13 @@ import { createSettingsService } from "./services/settings.service";
 import { createMailerService } from "./services/mailer.service";
 import { createQueuesService } from "./services/queues.service";
 import { createSystemService } from "./services/system.service";
+import { createContactsService } from "./services/contacts.service";
+import { createTagsService } from "./services/tags.service";
+import { createQuickMessagesService } from "./services/quick-messages.service";
+import { createConnectionsService } from "./services/connections.service";
+import { createPluginsService } from "./services/plugins.service";
+import { createTicketsService } from "./services/tickets.service";
+import { createMessagesService } from "./services/messages.service";
 
 /** Service groups a node can run (SERVICES). */
 export const SERVICE_GROUPS = {
@@ -31,8 +38,15 @@ export const SERVICE_GROUPS = {
     createQueuesService,
     createUsersService,
     createAuthService,
+    createTagsService,
+    createContactsService,
+    createQuickMessagesService,
+    createConnectionsService,
+    createTicketsService,
+    createMessagesService,
   ],
-  plugins: [] as Array<(d: CoreDeps) => ReturnType<typeof createApiService>>,
+  /** The plugin host: discovers, validates and starts plugin services. */
+  plugins: [createPluginsService],
 };
 
 export interface Core {

@@ -5,15 +5,19 @@
  */
 import { startCore, createTenant, TestCore, TenantFixture, Auth } from "./helpers";
 import { AliasInfo, buildRequest, pathParams } from "./route-probe";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { IsolationFixture } from "./fixtures/types";
 
-/** The id of tenant A's object for each resource (extend when a feature adds one). */
-function fixtureIds(a: TenantFixture): Record<string, number> {
-  return {
-    own: 0, // path names something of the caller's own tenant (see ActionSchema.resource)
-    tenants: a.tenantId,
-    users: a.agent.userId,
-    queues: a.queueIds[0],
-  };
+/** Fixtures of every feature area (core/test/fixtures/*.fixture.ts), merged. */
+async function loadFixtures(t: TestCore, a: TenantFixture): Promise<Record<string, number | string>> {
+  const dir = path.join(__dirname, "fixtures");
+  const out: Record<string, number | string> = {};
+  for (const f of fs.readdirSync(dir).filter((n) => n.endsWith(".fixture.ts")).sort()) {
+    const mod = (await import(path.join(dir, f))) as { default: IsolationFixture };
+    Object.assign(out, await mod.default(t, a));
+  }
+  return out;
 }
 
 describe("tenant isolation over every route", () => {
@@ -21,12 +25,14 @@ describe("tenant isolation over every route", () => {
   let a: TenantFixture;
   let b: TenantFixture;
   let aliases: AliasInfo[];
+  let ids: Record<string, number | string>;
 
   beforeAll(async () => {
     t = await startCore();
     a = await createTenant(t, { tier: "PREMIUM" });
     b = await createTenant(t, { tier: "PREMIUM" });
     aliases = (await t.core.broker.call("api.listAliases", { withActionSchema: true })) as AliasInfo[];
+    ids = await loadFixtures(t, a);
   });
   afterAll(async () => {
     await t?.stop();
@@ -41,7 +47,6 @@ describe("tenant isolation over every route", () => {
   });
 
   it("every routed action with a path id declares its resource, and the resource has a fixture", () => {
-    const ids = fixtureIds(a);
     const missing = idRoutes()
       .filter((al) => !al.action?.resource || !(al.action.resource in ids))
       .map((al) => `${al.methods} ${al.fullPath} (${al.actionName}: resource ${al.action?.resource ?? "undeclared"})`);
@@ -49,7 +54,6 @@ describe("tenant isolation over every route", () => {
   });
 
   it("a token of tenant B gets 404 (or 403 on platform-level routes) for tenant A's objects, and nothing changes", async () => {
-    const ids = fixtureIds(a);
     const leaks: string[] = [];
     for (const al of idRoutes().filter((x) => x.action?.resource !== "own" || x.action?.access === "super")) {
       const idv = ids[al.action!.resource!];
@@ -72,7 +76,6 @@ describe("tenant isolation over every route", () => {
   });
 
   it("non-admins get 403 on admin routes (agent and, for admin-only routes, supervisor)", async () => {
-    const ids = fixtureIds(a);
     const wrong: string[] = [];
     const check = async (al: AliasInfo, who: Auth, label: string) => {
       const idv = al.action?.resource ? ids[al.action.resource] : 0;
@@ -91,7 +94,6 @@ describe("tenant isolation over every route", () => {
   });
 
   it("every non-public route refuses a call without credentials with 401", async () => {
-    const ids = fixtureIds(a);
     const open: string[] = [];
     for (const al of aliases.filter((x) => x.action?.access !== "public")) {
       const idv = al.action?.resource ? ids[al.action.resource] : 1;
