@@ -578,6 +578,74 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "Page failed to load",
     detail: "Part of the page did not load in time. Refresh the page to try again.",
   },
+  ERR_CHANNEL_UNSUPPORTED: {
+    title: "Not supported by this channel",
+    detail: "This channel does not support this kind of message or action.",
+  },
+  ERR_CONNECTION_NOT_FOUND: {
+    title: "Connection not found",
+    detail: "The connection does not exist or was removed.",
+  },
+  ERR_CONNECTION_NAME_IN_USE: {
+    title: "Connection name in use",
+    detail: "A connection with this name already exists. Choose another name.",
+  },
+  ERR_CONNECTION_DELETE_CONFIRMATION: {
+    title: "Confirmation required",
+    detail: "To delete the connection, type DELETE or the connection's name.",
+  },
+  ERR_CONNECTION_TRANSFER_SAME: {
+    title: "Same connection",
+    detail: "Choose different origin and destination connections.",
+  },
+  ERR_PLUGIN_NOT_FOUND: {
+    title: "Module not found",
+    detail: "The requested module is not installed.",
+  },
+  ERR_PLUGIN_DISABLED: {
+    title: "Module disabled",
+    detail: "This module is not enabled for your company. Contact your administrator.",
+  },
+  ERR_PLUGIN_UNAVAILABLE: {
+    title: "Module unavailable",
+    detail: "The module is not running right now. Try again in a moment.",
+  },
+  ERR_MEDIA_TOO_LARGE: {
+    title: "File too large",
+    detail: "Each file may be at most 10 MB, and the whole upload at most 30 MB.",
+  },
+  ERR_IMPORT_NOT_FOUND: {
+    title: "Import not found",
+    detail: "This import does not exist or has expired.",
+  },
+  ERR_QUICK_MESSAGE_AMBIGUOUS: {
+    title: "Ambiguous shortcut",
+    detail: "More than one quick message starts with this shortcut. Type a more exact shortcut.",
+  },
+  ERR_SEARCH_TOO_SHORT: {
+    title: "Search too short",
+    detail: "Type at least 2 letters to search.",
+  },
+  ERR_TICKET_REOPEN_BLOCKED: {
+    title: "Reopening blocked",
+    detail: "This ticket was closed a short while ago and cannot be reopened yet.",
+  },
+  ERR_TRANSFER_TARGET_REQUIRED: {
+    title: "Destination required",
+    detail: "Choose a user or a queue to transfer the ticket to.",
+  },
+  ERR_MESSAGE_NOT_FOUND: {
+    title: "Message not found",
+    detail: "The message does not exist or was removed.",
+  },
+  ERR_MESSAGE_EDIT_NOT_ALLOWED: {
+    title: "Editing not allowed",
+    detail: "Only text messages you sent can be edited.",
+  },
+  ERR_TAG_EXISTS: {
+    title: "Tag already exists",
+    detail: "A tag with this name already exists.",
+  },
 };
 
 export default en;

@@ -578,6 +578,74 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "Error al cargar la página",
     detail: "Una parte de la página no se cargó a tiempo. Actualiza la página para volver a intentarlo.",
   },
+  ERR_CHANNEL_UNSUPPORTED: {
+    title: "No compatible con el canal",
+    detail: "Este canal no admite este tipo de mensaje o acción.",
+  },
+  ERR_CONNECTION_NOT_FOUND: {
+    title: "Conexión no encontrada",
+    detail: "La conexión no existe o fue eliminada.",
+  },
+  ERR_CONNECTION_NAME_IN_USE: {
+    title: "Nombre de conexión en uso",
+    detail: "Ya existe una conexión con ese nombre. Elige otro nombre.",
+  },
+  ERR_CONNECTION_DELETE_CONFIRMATION: {
+    title: "Confirmación necesaria",
+    detail: "Para eliminar la conexión, escribe ELIMINAR o el nombre de la conexión.",
+  },
+  ERR_CONNECTION_TRANSFER_SAME: {
+    title: "Conexiones iguales",
+    detail: "Elige conexiones de origen y destino diferentes.",
+  },
+  ERR_PLUGIN_NOT_FOUND: {
+    title: "Módulo no encontrado",
+    detail: "El módulo solicitado no está instalado.",
+  },
+  ERR_PLUGIN_DISABLED: {
+    title: "Módulo desactivado",
+    detail: "Este módulo no está activo para tu empresa. Contacta al administrador.",
+  },
+  ERR_PLUGIN_UNAVAILABLE: {
+    title: "Módulo no disponible",
+    detail: "El módulo no está en ejecución en este momento. Inténtalo de nuevo en unos instantes.",
+  },
+  ERR_MEDIA_TOO_LARGE: {
+    title: "Archivo demasiado grande",
+    detail: "Cada archivo puede tener como máximo 10 MB y el envío completo como máximo 30 MB.",
+  },
+  ERR_IMPORT_NOT_FOUND: {
+    title: "Importación no encontrada",
+    detail: "Esta importación no existe o ya caducó.",
+  },
+  ERR_QUICK_MESSAGE_AMBIGUOUS: {
+    title: "Atajo ambiguo",
+    detail: "Más de un mensaje rápido empieza con este atajo. Escribe un atajo más exacto.",
+  },
+  ERR_SEARCH_TOO_SHORT: {
+    title: "Búsqueda demasiado corta",
+    detail: "Escribe al menos 2 letras para buscar.",
+  },
+  ERR_TICKET_REOPEN_BLOCKED: {
+    title: "Reapertura bloqueada",
+    detail: "Este ticket se cerró hace poco y todavía no se puede reabrir.",
+  },
+  ERR_TRANSFER_TARGET_REQUIRED: {
+    title: "Destino obligatorio",
+    detail: "Elige un usuario o una cola para transferir el ticket.",
+  },
+  ERR_MESSAGE_NOT_FOUND: {
+    title: "Mensaje no encontrado",
+    detail: "El mensaje no existe o fue eliminado.",
+  },
+  ERR_MESSAGE_EDIT_NOT_ALLOWED: {
+    title: "Edición no permitida",
+    detail: "Solo puedes editar mensajes de texto enviados por ti.",
+  },
+  ERR_TAG_EXISTS: {
+    title: "La etiqueta ya existe",
+    detail: "Ya existe una etiqueta con ese nombre.",
+  },
 };
 
 export default es;

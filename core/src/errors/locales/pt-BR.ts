@@ -578,6 +578,74 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "Erro ao carregar a página",
     detail: "Parte da página não carregou a tempo. Atualize a página para tentar novamente.",
   },
+  ERR_CHANNEL_UNSUPPORTED: {
+    title: "Recurso não suportado pelo canal",
+    detail: "Este canal não permite esse tipo de mensagem ou ação.",
+  },
+  ERR_CONNECTION_NOT_FOUND: {
+    title: "Conexão não encontrada",
+    detail: "A conexão não existe ou foi removida.",
+  },
+  ERR_CONNECTION_NAME_IN_USE: {
+    title: "Nome de conexão em uso",
+    detail: "Já existe uma conexão com esse nome. Escolha outro nome.",
+  },
+  ERR_CONNECTION_DELETE_CONFIRMATION: {
+    title: "Confirmação necessária",
+    detail: "Para excluir a conexão, digite EXCLUIR ou o nome da conexão.",
+  },
+  ERR_CONNECTION_TRANSFER_SAME: {
+    title: "Conexões iguais",
+    detail: "Escolha uma conexão de origem e uma de destino diferentes.",
+  },
+  ERR_PLUGIN_NOT_FOUND: {
+    title: "Módulo não encontrado",
+    detail: "O módulo solicitado não está instalado.",
+  },
+  ERR_PLUGIN_DISABLED: {
+    title: "Módulo desativado",
+    detail: "Este módulo não está ativo para a sua empresa. Fale com o administrador.",
+  },
+  ERR_PLUGIN_UNAVAILABLE: {
+    title: "Módulo indisponível",
+    detail: "O módulo não está em execução no momento. Tente novamente em instantes.",
+  },
+  ERR_MEDIA_TOO_LARGE: {
+    title: "Arquivo muito grande",
+    detail: "Cada arquivo pode ter no máximo 10 MB, e o envio todo no máximo 30 MB.",
+  },
+  ERR_IMPORT_NOT_FOUND: {
+    title: "Importação não encontrada",
+    detail: "Essa importação não existe ou já expirou.",
+  },
+  ERR_QUICK_MESSAGE_AMBIGUOUS: {
+    title: "Atalho ambíguo",
+    detail: "Mais de uma mensagem rápida começa com esse atalho. Digite um atalho mais exato.",
+  },
+  ERR_SEARCH_TOO_SHORT: {
+    title: "Busca muito curta",
+    detail: "Digite pelo menos 2 letras para buscar.",
+  },
+  ERR_TICKET_REOPEN_BLOCKED: {
+    title: "Reabertura bloqueada",
+    detail: "Este atendimento foi encerrado há pouco tempo e ainda não pode ser reaberto.",
+  },
+  ERR_TRANSFER_TARGET_REQUIRED: {
+    title: "Destino obrigatório",
+    detail: "Escolha um usuário ou uma fila para transferir o atendimento.",
+  },
+  ERR_MESSAGE_NOT_FOUND: {
+    title: "Mensagem não encontrada",
+    detail: "A mensagem não existe ou foi removida.",
+  },
+  ERR_MESSAGE_EDIT_NOT_ALLOWED: {
+    title: "Edição não permitida",
+    detail: "Só é possível editar mensagens de texto enviadas por você.",
+  },
+  ERR_TAG_EXISTS: {
+    title: "Etiqueta já existe",
+    detail: "Já existe uma etiqueta com esse nome.",
+  },
 };
 
 export default ptBR;

@@ -1,0 +1,135 @@
+/**
+ * The channel contract: what the core asks a channel plugin to do, and what a channel tells
+ * the core. Both sides compile against these types; the conformance kit checks a plugin
+ * honours them at run time.
+ *
+ * How to extend: add optional fields only (a plugin built for an older minor keeps working);
+ * a breaking change is a new major of CHANNEL_CONTRACT_VERSION and of the SDK.
+ */
+
+export const CHANNEL_CONTRACT_VERSION = "1.0.0";
+
+/** Connection statuses of spec §4. */
+export const CONNECTION_STATUSES = ["pairing", "connected", "disconnected", "timeout", "qrcode", "inactive", "conflict", "connecting"] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+/** What a channel can send; declared in the manifest (`platform.channel.capabilities`). */
+export const CHANNEL_CAPABILITIES = ["text", "media", "reaction", "edit", "delete", "template"] as const;
+export type ChannelCapability = (typeof CHANNEL_CAPABILITIES)[number];
+
+/** Actions every channel plugin service exposes (called by the core). */
+export const CHANNEL_ACTIONS = ["connect", "disconnect", "status", "send", "test"] as const;
+
+/** Actions of the core a channel calls (through the SDK helpers, never by hand). */
+export const CORE_CHANNEL_ACTIONS = {
+  inbound: "channels.inbound",
+  ack: "channels.ack",
+  status: "channels.status",
+} as const;
+
+export interface ConnectionRef {
+  tenantId: number;
+  connectionId: number;
+}
+
+export interface ConnectParams extends ConnectionRef {
+  /** The connection's type-specific settings, already validated against the manifest's settingsSchema. */
+  settings: Record<string, unknown>;
+}
+
+export interface StatusResult {
+  status: ConnectionStatus;
+  /** A QR code to scan, when status is "qrcode". */
+  qrcode?: string;
+  detail?: string;
+}
+
+export interface MediaRef {
+  /** Path of the file under the platform's data folder (outbound), or a URL the core can fetch (inbound). */
+  path?: string;
+  url?: string;
+  /** Inline content, base64 (inbound only, small files). */
+  data?: string;
+  mimeType: string;
+  fileName?: string;
+  size?: number;
+}
+
+export type OutboundMessage =
+  | { kind: "text"; body: string; replyToProviderId?: string }
+  | { kind: "media"; body?: string; media: MediaRef; replyToProviderId?: string }
+  | { kind: "reaction"; targetProviderId: string; emoji: string }
+  | { kind: "edit"; targetProviderId: string; body: string }
+  | { kind: "delete"; targetProviderId: string }
+  | { kind: "template"; name: string; language: string; parameters?: unknown[] };
+
+export interface SendParams extends ConnectionRef {
+  /** The contact's identity on this channel (phone, chat id, e-mail address, visitor id…). */
+  to: { externalId: string };
+  message: OutboundMessage;
+  /** The core's message id, for the plugin's logs and idempotency. */
+  messageId?: number;
+}
+
+export interface SendResult {
+  providerMessageId: string;
+  /** Provider timestamp in ms since the epoch. */
+  timestamp: number;
+}
+
+export interface TestParams {
+  tenantId: number;
+  settings: Record<string, unknown>;
+}
+
+export interface TestResult {
+  ok: boolean;
+  detail?: string;
+}
+
+/** A message that arrived on a channel, normalised. */
+export interface InboundMessage extends ConnectionRef {
+  /** The provider's id of the message: the core stores each (tenant, connection, id) once. */
+  providerMessageId: string;
+  /** Provider timestamp in ms since the epoch; messages are ordered by it, then by id. */
+  timestamp: number;
+  from: {
+    externalId: string;
+    name?: string;
+    phone?: string;
+    email?: string;
+    avatarUrl?: string;
+  };
+  body?: string;
+  media?: MediaRef;
+  /** Location and contact cards are carried as structured data beside a readable body. */
+  location?: { latitude: number; longitude: number; name?: string };
+  contactCard?: { name: string; phone?: string };
+  replyToProviderId?: string;
+  isGroup?: boolean;
+}
+
+export interface InboundResult {
+  messageId: number;
+  ticketId: number;
+  /** True when this provider id was stored before: nothing new was written or emitted. */
+  duplicate: boolean;
+}
+
+export type AckStatus = "sent" | "delivered" | "read" | "failed";
+
+export interface AckEvent extends ConnectionRef {
+  providerMessageId: string;
+  status: AckStatus;
+  reason?: string;
+  timestamp?: number;
+}
+
+export interface StatusEvent extends ConnectionRef {
+  status: ConnectionStatus;
+  qrcode?: string;
+  detail?: string;
+}
+
+/** The error a channel throws for a message kind it does not support. */
+export const ERR_CHANNEL_UNSUPPORTED = "ERR_CHANNEL_UNSUPPORTED";
