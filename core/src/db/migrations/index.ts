@@ -4,9 +4,10 @@ import { m0002 } from "./0002-users";
 import { m0003 } from "./0003-auth";
 import { m0004 } from "./0004-settings-queues";
 import { m0005 } from "./0005-contacts";
-import { m0006 } from "./0006-connections-plugins";
+import { m0006 } from "./0006-connections";
 import { m0007 } from "./0007-tickets-messages";
+import { m0008 } from "./0008-plugins";
 
 /** Every migration, in order. A new one goes at the end; an applied one is never edited. */
-export const MIGRATIONS: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007];
+export const MIGRATIONS: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008];
 export type { Migration };

@@ -1,8 +1,8 @@
 import type { Migration } from "./types";
 
-/** connections and tenant_plugins (connections and plugins services). */
-export const m0006: Migration = {
-  name: "0006-connections-plugins",
+/** tenant_plugins: per-tenant enablement of plugins (plugins service). */
+export const m0008: Migration = {
+  name: "0008-plugins",
   async up() {
     /* tables arrive with their services */
   },
