@@ -25,10 +25,12 @@ import { createConnectionsService } from "./services/connections.service";
 import { createPluginsService } from "./services/plugins.service";
 import { createTicketsService } from "./services/tickets.service";
 import { createMessagesService } from "./services/messages.service";
+import { createChannelsService } from "./services/channels.service";
+import { createRealtimeService } from "./services/realtime.service";
 
 /** Service groups a node can run (SERVICES). */
 export const SERVICE_GROUPS = {
-  api: [createApiService],
+  api: [createApiService, createRealtimeService],
   core: [
     createSystemService,
     createSettingsService,
@@ -44,6 +46,7 @@ export const SERVICE_GROUPS = {
     createConnectionsService,
     createTicketsService,
     createMessagesService,
+    createChannelsService,
   ],
   /** The plugin host: discovers, validates and starts plugin services. */
   plugins: [createPluginsService],

@@ -29,7 +29,7 @@ export interface Meta {
   $location?: string;
 }
 
-export type Ctx<P = Record<string, unknown>> = Context<P, Meta>;
+export type Ctx<P = any> = Context<P, Meta>;
 
 /** Admin status (spec §6): profile admin or super, or a support account. */
 export function isAdmin(u: Pick<AuthUser, "profile" | "isSupport"> | undefined): boolean {
@@ -58,7 +58,8 @@ declare module "moleculer" {
     /**
      * The resource a routed action with a path parameter works on (tenant-isolation test
      * fixtures); "own" when the parameter names something of the caller's own tenant (a
-     * settings key), not another tenant's object.
+     * settings key), not another tenant's object; "public" when it is a public key such as
+     * a web-chat widget token.
      */
     resource?: string;
   }

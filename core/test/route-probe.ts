@@ -71,7 +71,8 @@ export function buildRequest(alias: AliasInfo, ids: Record<string, number | stri
   const names = pathParams(alias.fullPath);
   let p = alias.fullPath.replace(/^\/api/, "");
   for (const n of names) {
-    const v = alias.action?.resource === "own" ? sampleValue(alias.action.params?.[n], n) : ids[n];
+    const open = alias.action?.resource === "own" || alias.action?.resource === "public";
+    const v = open ? sampleValue(alias.action!.params?.[n], n) : ids[n];
     p = p.replace(`:${n}`, encodeURIComponent(String(v)));
   }
   const sample = sampleBody(alias.action?.params, false, names);

@@ -25,7 +25,15 @@ export const CORE_CHANNEL_ACTIONS = {
   inbound: "channels.inbound",
   ack: "channels.ack",
   status: "channels.status",
+  /** A connection's public token (web-chat widgets, webhooks) → its tenant, id and settings. */
+  resolveToken: "channels.resolveToken",
 } as const;
+
+export interface ResolvedToken extends ConnectionRef {
+  name: string;
+  status: ConnectionStatus;
+  settings: Record<string, unknown>;
+}
 
 export interface ConnectionRef {
   tenantId: number;

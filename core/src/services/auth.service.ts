@@ -371,6 +371,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
         });
         // The older sessions end for every gateway node before this login answers.
         await Promise.all(ended.map((sid) => this.mirror(sid, { active: false, code: "ERR_SESSION_EXPIRED_LOGGED_ELSEWHERE" }, cfg.sessionTtlSeconds)));
+        if (ended.length) this.broker.broadcast("auth.sessionEnded", { sessionIds: ended });
         await this.mirror(sessionId, { active: true }, cfg.sessionTtlSeconds);
         const token = signAccessToken(
           { sub: user.id, tid: user.tenantId, sid: sessionId, prf: user.profile as Profile, mst: !!user.isMaster, sup: !!user.isSupport },
@@ -386,6 +387,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
         const [n] = await SessionModel.update({ revokedAt: new Date(), revokedReason: reason.slice(0, 32) }, { where: { id: { [Op.in]: ids }, revokedAt: null } });
         const code = revokeCode(reason);
         await Promise.all(ids.map((sid) => this.mirror(sid, { active: false, code }, cfg.sessionTtlSeconds)));
+        this.broker.broadcast("auth.sessionEnded", { sessionIds: ids });
         return { revoked: n };
       },
       /** Writes a session's state to Redis; a Redis failure leaves the database answer in charge. */

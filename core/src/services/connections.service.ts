@@ -1,6 +1,365 @@
+import { DataTypes, Model, Op, Sequelize, UniqueConstraintError } from "sequelize";
 import type { ServiceSchema } from "moleculer";
+import Validator from "fastest-validator";
+import { randomBytes } from "node:crypto";
+import { tenantDbMixin } from "../mixins/db.mixin";
+import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
+import { Ctx, isAdmin } from "../types";
+import { jsonColumn } from "../db/json-column";
+import { PlanLimits, assertWithinLimit } from "../licence/plans";
+import { pushRealtime, rooms } from "../realtime/push";
 
-export function createConnectionsService(_deps: CoreDeps): ServiceSchema {
-  return { name: "connections", settings: { rest: "/" }, actions: {} };
+export interface ConnectionRow {
+  id: number;
+  tenantId: number;
+  name: string;
+  type: string;
+  status: string;
+  isDefault: boolean;
+  greeting: string | null;
+  farewell: string | null;
+  token: string;
+  queueId: number | null;
+  settings: Record<string, unknown>;
+  qrcode: string | null;
+  retries: number;
+  statusDetail: string | null;
+  createdAt?: Date;
+  updatedAt?: Date;
+}
+
+class Connection extends Model<ConnectionRow, Partial<ConnectionRow>> {}
+
+function defineConnection(sequelize: Sequelize): typeof Connection {
+  if (!sequelize.models.Connection) {
+    Connection.init(
+      {
+        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+        tenantId: { type: DataTypes.INTEGER, allowNull: false },
+        name: { type: DataTypes.STRING(100), allowNull: false },
+        type: { type: DataTypes.STRING(64), allowNull: false },
+        status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: "disconnected" },
+        isDefault: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        greeting: { type: DataTypes.TEXT, allowNull: true },
+        farewell: { type: DataTypes.TEXT, allowNull: true },
+        token: { type: DataTypes.STRING(64), allowNull: false },
+        queueId: { type: DataTypes.INTEGER, allowNull: true },
+        settings: jsonColumn<Record<string, unknown>>("settings", {}),
+        qrcode: { type: DataTypes.TEXT, allowNull: true },
+        retries: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        statusDetail: { type: DataTypes.STRING(255), allowNull: true },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, modelName: "Connection", tableName: "connections" },
+    );
+  }
+  return sequelize.models.Connection as typeof Connection;
+}
+
+/** Words that confirm a deletion besides the connection's own name (spec §5: EXCLUIR / DELETE). */
+export const DELETE_WORDS = ["EXCLUIR", "DELETE", "ELIMINAR", "УДАЛИТЬ"];
+
+interface ChannelPlugin {
+  id: string;
+  service: string;
+  settingsSchema?: Record<string, unknown>;
+}
+
+const validator = new Validator();
+const SECRET = /pass|secret|token|key/i;
+
+const idParam = { id: { type: "number", integer: true, positive: true, convert: true } };
+const fields = {
+  name: { type: "string", min: 1, max: 100, trim: true },
+  greeting: { type: "string", max: 5000, optional: true, nullable: true },
+  farewell: { type: "string", max: 5000, optional: true, nullable: true },
+  isDefault: { type: "boolean", optional: true, convert: true },
+  queueId: { type: "number", integer: true, positive: true, optional: true, nullable: true, convert: true },
+  settings: { type: "object", optional: true },
+};
+
+/**
+ * Connections (the spec's Channel): generic in core — name, type, status, default flag,
+ * greeting, farewell, token. What a type needs beyond that is the channel plugin's business:
+ * its manifest's settings schema validates `settings`, and its service connects, sends and
+ * tests. Core has no word of any particular channel.
+ */
+export function createConnectionsService(deps: CoreDeps): ServiceSchema {
+  const model = defineConnection(deps.sequelize);
+
+  function view(c: Connection, full: boolean) {
+    const r = c.get({ plain: true }) as ConnectionRow;
+    const base = { id: r.id, name: r.name, type: r.type, status: r.status, isDefault: !!r.isDefault, queueId: r.queueId, updatedAt: r.updatedAt };
+    if (!full) return base;
+    const settings = Object.fromEntries(Object.entries(r.settings ?? {}).map(([k, v]) => [k, SECRET.test(k) && v ? "********" : v]));
+    return { ...base, greeting: r.greeting, farewell: r.farewell, token: r.token, settings, qrcode: r.qrcode, retries: r.retries, statusDetail: r.statusDetail, createdAt: r.createdAt };
+  }
+
+  async function channelFor(ctx: Ctx, type: string, tenantId: number): Promise<ChannelPlugin> {
+    const plugin = (await ctx.call("plugins.channelFor", { type })) as ChannelPlugin;
+    const enabled = (await ctx.call("plugins.isEnabled", { tenantId, id: plugin.id })) as boolean;
+    if (!enabled) throw new AppError("ERR_PLUGIN_DISABLED", { plugin: plugin.id });
+    return plugin;
+  }
+
+  function validateSettings(plugin: ChannelPlugin, settings: Record<string, unknown>) {
+    if (!plugin.settingsSchema) return;
+    const check = validator.compile({ $$strict: "remove", ...plugin.settingsSchema } as never);
+    const res = check(settings);
+    if (res !== true) {
+      const first = (res as Array<{ field: string; type: string; expected?: unknown }>)[0];
+      throw new AppError("ERR_VALIDATION", {
+        field: `settings.${first.field}`,
+        rule: first.type,
+        errors: (res as Array<{ field: string; type: string; expected?: unknown }>).map((e) => ({ field: `settings.${e.field}`, rule: e.type, expected: e.expected })),
+      });
+    }
+  }
+
+  async function checkQueue(ctx: Ctx, tenantId: number, queueId: number | null | undefined) {
+    if (!queueId) return;
+    const found = (await ctx.call("queues.existing", { tenantId, ids: [queueId] })) as number[];
+    if (!found.length) throw new AppError("ERR_QUEUE_NOT_FOUND", { field: "queueId" });
+  }
+
+  const uniqueName = (err: unknown) => (err instanceof UniqueConstraintError ? new AppError("ERR_CONNECTION_NAME_IN_USE", { field: "name" }) : err);
+
+  return {
+    name: "connections",
+    mixins: [tenantDbMixin(deps.sequelize, model)],
+    settings: { rest: "/" },
+    actions: {
+      list: {
+        rest: "GET /connections",
+        access: "user",
+        async handler(this: any, ctx: Ctx) {
+          const rows = await model.findAll({ where: { tenantId: this.tenantOf(ctx) }, order: [["name", "ASC"]] });
+          return rows.map((r) => view(r, isAdmin(ctx.meta.user)));
+        },
+      },
+      get: {
+        rest: "GET /connections/:id",
+        access: "user",
+        resource: "connections",
+        params: idParam,
+        async handler(this: any, ctx: Ctx<{ id: number }>) {
+          return view(await this.findOwned(ctx, ctx.params.id, "ERR_CONNECTION_NOT_FOUND"), isAdmin(ctx.meta.user));
+        },
+      },
+      create: {
+        rest: "POST /connections",
+        access: "admin",
+        params: { ...fields, type: { type: "string", min: 1, max: 64 } },
+        async handler(this: any, ctx: Ctx<Partial<ConnectionRow> & { type: string; name: string }>) {
+          const tenantId = this.tenantOf(ctx);
+          const p = ctx.params;
+          const plugin = await channelFor(ctx, p.type, tenantId);
+          const settings = { ...(p.settings ?? {}) };
+          validateSettings(plugin, settings);
+          await checkQueue(ctx, tenantId, p.queueId);
+          const limits = (await ctx.call("licence.limits", { tenantId })) as PlanLimits;
+          const created = await deps.sequelize.transaction(async (transaction) => {
+            if (deps.sequelize.getDialect() === "mysql") {
+              await deps.sequelize.query("SELECT id FROM tenants WHERE id = ? FOR UPDATE", { replacements: [tenantId], transaction });
+            }
+            assertWithinLimit(limits, "connections", await model.count({ where: { tenantId }, transaction }));
+            const first = (await model.count({ where: { tenantId }, transaction })) === 0;
+            if (p.isDefault) await model.update({ isDefault: false }, { where: { tenantId }, transaction });
+            try {
+              return await model.create(
+                {
+                  tenantId,
+                  name: p.name,
+                  type: plugin.id,
+                  status: "disconnected",
+                  isDefault: p.isDefault ?? first,
+                  greeting: p.greeting ?? null,
+                  farewell: p.farewell ?? null,
+                  queueId: p.queueId ?? null,
+                  token: randomBytes(24).toString("base64url"),
+                  settings,
+                },
+                { transaction },
+              );
+            } catch (err) {
+              throw uniqueName(err);
+            }
+          });
+          ctx.meta.$statusCode = 201;
+          ctx.emit("connections.changed", { tenantId, connectionId: created.get("id") });
+          return view(created, true);
+        },
+      },
+      update: {
+        rest: "PUT /connections/:id",
+        access: "admin",
+        resource: "connections",
+        params: { ...idParam, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { ...v, optional: true }])) },
+        async handler(this: any, ctx: Ctx<Partial<ConnectionRow> & { id: number }>) {
+          const c: Connection = await this.findOwned(ctx, ctx.params.id, "ERR_CONNECTION_NOT_FOUND");
+          const row = c.get({ plain: true }) as ConnectionRow;
+          const p = ctx.params;
+          const patch: Partial<ConnectionRow> = {};
+          for (const k of ["name", "greeting", "farewell", "queueId"] as const) if (p[k] !== undefined) (patch as Record<string, unknown>)[k] = p[k];
+          if (p.queueId !== undefined) await checkQueue(ctx, row.tenantId, p.queueId);
+          if (p.settings !== undefined) {
+            const plugin = await channelFor(ctx, row.type, row.tenantId);
+            // Masked secrets sent back unchanged keep the stored value.
+            const merged = { ...row.settings, ...Object.fromEntries(Object.entries(p.settings).filter(([, v]) => v !== "********")) };
+            validateSettings(plugin, merged);
+            patch.settings = merged;
+          }
+          await deps.sequelize.transaction(async (transaction) => {
+            if (p.isDefault === true) {
+              await model.update({ isDefault: false }, { where: { tenantId: row.tenantId, id: { [Op.ne]: row.id } }, transaction });
+              patch.isDefault = true;
+            } else if (p.isDefault === false) patch.isDefault = false;
+            try {
+              await c.update(patch, { transaction });
+            } catch (err) {
+              throw uniqueName(err);
+            }
+          });
+          ctx.emit("connections.changed", { tenantId: row.tenantId, connectionId: row.id });
+          return view(c, true);
+        },
+      },
+      remove: {
+        rest: "DELETE /connections/:id",
+        access: "admin",
+        resource: "connections",
+        params: { ...idParam, confirmation: { type: "string", optional: true, max: 100 } },
+        async handler(this: any, ctx: Ctx<{ id: number; confirmation?: string }>) {
+          const c: Connection = await this.findOwned(ctx, ctx.params.id, "ERR_CONNECTION_NOT_FOUND");
+          const row = c.get({ plain: true }) as ConnectionRow;
+          const typed = (ctx.params.confirmation ?? "").trim();
+          if (!typed || (!DELETE_WORDS.includes(typed.toUpperCase()) && typed !== row.name)) {
+            throw new AppError("ERR_CONNECTION_DELETE_CONFIRMATION", { field: "confirmation" });
+          }
+          // Stop the channel first; a plugin that is gone must not keep the row alive.
+          try {
+            const plugin = (await ctx.call("plugins.channelFor", { type: row.type })) as ChannelPlugin;
+            await ctx.call(`${plugin.service}.disconnect`, { tenantId: row.tenantId, connectionId: row.id });
+          } catch (err) {
+            this.logger.warn(`connection ${row.id}: disconnect before delete failed: ${(err as Error).message}`);
+          }
+          await c.destroy();
+          ctx.emit("connections.changed", { tenantId: row.tenantId, connectionId: row.id, deleted: true });
+          return { id: row.id, deleted: true };
+        },
+      },
+      connect: {
+        rest: "POST /connections/:id/connect",
+        access: "admin",
+        resource: "connections",
+        params: idParam,
+        async handler(this: any, ctx: Ctx<{ id: number }>) {
+          const c: Connection = await this.findOwned(ctx, ctx.params.id, "ERR_CONNECTION_NOT_FOUND");
+          const row = c.get({ plain: true }) as ConnectionRow;
+          const plugin = await channelFor(ctx, row.type, row.tenantId);
+          await c.update({ status: "connecting" });
+          const res = (await ctx.call(`${plugin.service}.connect`, { tenantId: row.tenantId, connectionId: row.id, settings: row.settings })) as {
+            status: string;
+            qrcode?: string;
+            detail?: string;
+          };
+          await this.applyStatus(ctx, row.tenantId, row.id, res.status, res.qrcode, res.detail);
+          return view((await model.findByPk(row.id))!, true);
+        },
+      },
+      disconnect: {
+        rest: "POST /connections/:id/disconnect",
+        access: "admin",
+        resource: "connections",
+        params: idParam,
+        async handler(this: any, ctx: Ctx<{ id: number }>) {
+          const c: Connection = await this.findOwned(ctx, ctx.params.id, "ERR_CONNECTION_NOT_FOUND");
+          const row = c.get({ plain: true }) as ConnectionRow;
+          const plugin = await channelFor(ctx, row.type, row.tenantId);
+          const res = (await ctx.call(`${plugin.service}.disconnect`, { tenantId: row.tenantId, connectionId: row.id })) as { status?: string };
+          await this.applyStatus(ctx, row.tenantId, row.id, res?.status ?? "disconnected");
+          return view((await model.findByPk(row.id))!, true);
+        },
+      },
+      test: {
+        rest: "POST /connections/test",
+        access: "admin",
+        params: { type: { type: "string", min: 1, max: 64 }, settings: { type: "object" } },
+        async handler(this: any, ctx: Ctx<{ type: string; settings: Record<string, unknown> }>) {
+          const tenantId = this.tenantOf(ctx);
+          const plugin = await channelFor(ctx, ctx.params.type, tenantId);
+          validateSettings(plugin, ctx.params.settings);
+          return ctx.call(`${plugin.service}.test`, { tenantId, settings: ctx.params.settings });
+        },
+      },
+      transfer: {
+        rest: "POST /connections/transfer",
+        access: "admin",
+        params: {
+          fromConnectionId: { type: "number", integer: true, positive: true, convert: true },
+          toConnectionId: { type: "number", integer: true, positive: true, convert: true },
+        },
+        async handler(this: any, ctx: Ctx<{ fromConnectionId: number; toConnectionId: number }>) {
+          const { fromConnectionId, toConnectionId } = ctx.params;
+          if (fromConnectionId === toConnectionId) throw new AppError("ERR_CONNECTION_TRANSFER_SAME", { field: "toConnectionId" });
+          const tenantId = this.tenantOf(ctx);
+          await this.findOwned(ctx, fromConnectionId, "ERR_CONNECTION_NOT_FOUND");
+          await this.findOwned(ctx, toConnectionId, "ERR_CONNECTION_NOT_FOUND");
+          const moved = (await ctx.call("tickets.moveConnection", { tenantId, fromConnectionId, toConnectionId })) as { moved: number };
+          return { fromConnectionId, toConnectionId, moved: moved.moved };
+        },
+      },
+
+      // --- internal -------------------------------------------------------------------------
+      getInternal: {
+        visibility: "public",
+        params: { id: { type: "number", integer: true, positive: true } },
+        async handler(ctx: Ctx<{ id: number }>) {
+          const c = await model.findByPk(ctx.params.id);
+          return c ? (c.get({ plain: true }) as ConnectionRow) : null;
+        },
+      },
+      defaultFor: {
+        visibility: "public",
+        params: { tenantId: "number" },
+        async handler(ctx: Ctx<{ tenantId: number }>) {
+          const c =
+            (await model.findOne({ where: { tenantId: ctx.params.tenantId, isDefault: true } })) ??
+            (await model.findOne({ where: { tenantId: ctx.params.tenantId }, order: [["id", "ASC"]] }));
+          return c ? (c.get({ plain: true }) as ConnectionRow) : null;
+        },
+      },
+      byToken: {
+        visibility: "public",
+        params: { token: { type: "string", min: 10, max: 64 } },
+        async handler(ctx: Ctx<{ token: string }>) {
+          const c = await model.findOne({ where: { token: ctx.params.token } });
+          return c ? (c.get({ plain: true }) as ConnectionRow) : null;
+        },
+      },
+      setStatus: {
+        visibility: "public",
+        params: { tenantId: "number", connectionId: "number", status: "string", qrcode: { type: "string", optional: true }, detail: { type: "string", optional: true } },
+        async handler(this: any, ctx: Ctx<{ tenantId: number; connectionId: number; status: string; qrcode?: string; detail?: string }>) {
+          return this.applyStatus(ctx, ctx.params.tenantId, ctx.params.connectionId, ctx.params.status, ctx.params.qrcode, ctx.params.detail);
+        },
+      },
+    },
+    methods: {
+      async applyStatus(this: any, ctx: Ctx, tenantId: number, connectionId: number, status: string, qrcode?: string, detail?: string) {
+        // Found first: MariaDB counts only changed rows, and a repeated status changes none.
+        const c = await model.findOne({ where: { id: connectionId, tenantId } });
+        if (!c) throw new AppError("ERR_CONNECTION_NOT_FOUND", { id: connectionId });
+        await c.update({ status, qrcode: status === "qrcode" ? (qrcode ?? null) : null, statusDetail: detail?.slice(0, 255) ?? null });
+        pushRealtime(ctx, {
+          rooms: [rooms.admins(tenantId)],
+          event: `${tenantId}:whatsappSession`,
+          payload: { action: "update", session: { id: connectionId, status, qrcode: status === "qrcode" ? qrcode : undefined, detail } },
+        });
+        return { id: connectionId, status };
+      },
+    },
+  };
 }

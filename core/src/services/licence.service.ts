@@ -116,7 +116,7 @@ export function createLicenceService(deps: CoreDeps): ServiceSchema {
           const tenant = (await ctx.call("tenants.getInternal", { id: ctx.params.tenantId })) as TenantRow | null;
           if (info.tier === "FREE") {
             const free = freePlanLimits(cfg.freePlanMaxUsers);
-            const limits: PlanLimits = { tier: "FREE", ...free, source: { users: "free", queues: "free", connections: "free", chatflows: "free" } };
+            const limits: PlanLimits = { tier: "FREE", ...free, source: { users: "free", queues: "free", connections: "free", chatflows: "free", contacts: "free" } };
             // A reseller may set a tighter cap than the free plan.
             if (tenant?.maxUsers != null && tenant.maxUsers < free.users!) {
               limits.users = tenant.maxUsers;
@@ -124,7 +124,8 @@ export function createLicenceService(deps: CoreDeps): ServiceSchema {
             }
             return limits;
           }
-          const limits: PlanLimits = { tier: info.tier, users: null, queues: null, connections: null, chatflows: null, source: {} };
+          // Licences carry no contact cap: paid tiers have unlimited contacts.
+          const limits: PlanLimits = { tier: info.tier, users: null, queues: null, connections: null, chatflows: null, contacts: null, source: {} };
           const pick = (kind: "users" | "connections", fromLicence: number | null, fromTenant: number | null | undefined) => {
             if (fromLicence != null) {
               limits[kind] = fromLicence;

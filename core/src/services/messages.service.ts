@@ -1,6 +1,436 @@
+import { DataTypes, Model, Sequelize, UniqueConstraintError } from "sequelize";
 import type { ServiceSchema } from "moleculer";
+import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
+import type { Ctx } from "../types";
+import { jsonColumn } from "../db/json-column";
+import { pushRealtime, ticketRooms } from "../realtime/push";
+import type { TicketRow } from "../tickets/model";
+import { mediaTypeOf, storeFiles, StoredFile, UploadedFile } from "../files/store";
+import type { InboundMessage, OutboundMessage, SendResult } from "@openatende/plugin-sdk/src/channel-contract";
 
-export function createMessagesService(_deps: CoreDeps): ServiceSchema {
-  return { name: "messages", settings: { rest: "/" }, actions: {} };
+/** Spec §9: deleting a message is possible for 5 minutes; at most 10 messages are forwarded at once. */
+export const DELETE_WINDOW_MS = 5 * 60 * 1000;
+export const MAX_FORWARD = 10;
+const STATUS_RANK: Record<string, number> = { pending: 0, sent: 1, delivered: 2, read: 3 };
+
+export interface MessageRow {
+  id: number;
+  tenantId: number;
+  ticketId: number;
+  contactId: number;
+  connectionId: number | null;
+  providerId: string | null;
+  fromMe: boolean;
+  userId: number | null;
+  body: string | null;
+  mediaType: string | null;
+  media: (StoredFile & { url?: string }) | null;
+  status: "received" | "pending" | "sent" | "delivered" | "read" | "failed";
+  failReason: string | null;
+  quotedMsgId: number | null;
+  reactions: Array<{ by: string; emoji: string }>;
+  isEdited: boolean;
+  isDeleted: boolean;
+  isForwarded: boolean;
+  read: boolean;
+  providerTs: number;
+  createdAt: Date;
+  updatedAt: Date;
 }
+
+class Message extends Model<MessageRow, Partial<MessageRow>> {}
+
+function defineMessage(sequelize: Sequelize): typeof Message {
+  if (!sequelize.models.Message) {
+    Message.init(
+      {
+        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true, get(this: Message) { return Number(this.getDataValue("id")); } },
+        tenantId: { type: DataTypes.INTEGER, allowNull: false },
+        ticketId: { type: DataTypes.INTEGER, allowNull: false },
+        contactId: { type: DataTypes.INTEGER, allowNull: false },
+        connectionId: { type: DataTypes.INTEGER, allowNull: true },
+        providerId: { type: DataTypes.STRING(191), allowNull: true },
+        fromMe: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        userId: { type: DataTypes.INTEGER, allowNull: true },
+        body: { type: DataTypes.TEXT, allowNull: true },
+        mediaType: { type: DataTypes.STRING(20), allowNull: true },
+        media: jsonColumn<StoredFile | null>("media", null),
+        status: { type: DataTypes.STRING(12), allowNull: false },
+        failReason: { type: DataTypes.STRING(255), allowNull: true },
+        quotedMsgId: { type: DataTypes.BIGINT, allowNull: true },
+        reactions: jsonColumn<Array<{ by: string; emoji: string }>>("reactions", []),
+        isEdited: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        isDeleted: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        isForwarded: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        read: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        providerTs: { type: DataTypes.BIGINT, allowNull: false, get(this: Message) { return Number(this.getDataValue("providerTs")); } },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, modelName: "Message", tableName: "messages" },
+    );
+  }
+  return sequelize.models.Message as typeof Message;
+}
+
+function view(m: Message | MessageRow) {
+  const r = (m instanceof Model ? m.get({ plain: true }) : m) as MessageRow;
+  return {
+    id: Number(r.id),
+    ticketId: r.ticketId,
+    contactId: r.contactId,
+    connectionId: r.connectionId,
+    providerId: r.providerId,
+    fromMe: !!r.fromMe,
+    userId: r.userId,
+    body: r.isDeleted ? null : r.body,
+    mediaType: r.mediaType,
+    media: r.isDeleted || !r.media ? null : { fileName: r.media.fileName, mimeType: r.media.mimeType, size: r.media.size, url: r.media.url ?? `/api/files/${encodeURIComponent(r.media.path)}` },
+    status: r.status,
+    failReason: r.failReason,
+    quotedMsgId: r.quotedMsgId === null ? null : Number(r.quotedMsgId),
+    reactions: r.reactions ?? [],
+    isEdited: !!r.isEdited,
+    isDeleted: !!r.isDeleted,
+    isForwarded: !!r.isForwarded,
+    read: !!r.read,
+    timestamp: Number(r.providerTs),
+    createdAt: r.createdAt,
+  };
+}
+
+const ticketIdParam = { ticketId: { type: "number", integer: true, positive: true, convert: true } };
+const idParam = { id: { type: "number", integer: true, positive: true, convert: true } };
+const mediaItem = {
+  type: "object",
+  strict: "remove",
+  props: { fileName: { type: "string", min: 1, max: 255 }, mimeType: { type: "string", min: 3, max: 120 }, data: { type: "string", min: 1 } },
+};
+
+/**
+ * Messages of tickets: stored once per provider id (a replay stores nothing and emits
+ * nothing), ordered by provider timestamp then id, sent through the connection's channel
+ * plugin. A send that fails is kept with status "failed" and the reason, never lost.
+ */
+export function createMessagesService(deps: CoreDeps): ServiceSchema {
+  const model = defineMessage(deps.sequelize);
+
+  async function channelService(ctx: Ctx, connectionId: number | null): Promise<{ service: string; connection: { id: number; tenantId: number; type: string } }> {
+    if (!connectionId) throw new AppError("ERR_NO_DEFAULT_CONNECTION");
+    const connection = (await ctx.call("connections.getInternal", { id: connectionId })) as { id: number; tenantId: number; type: string; status: string } | null;
+    if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
+    const plugin = (await ctx.call("plugins.channelFor", { type: connection.type })) as { service: string };
+    return { service: plugin.service, connection };
+  }
+
+  function emit(ctx: Ctx, ticket: TicketRow, action: "create" | "update" | "delete", message: ReturnType<typeof view>, contact?: unknown) {
+    pushRealtime(ctx, { rooms: ticketRooms(ticket), event: `${ticket.tenantId}:appMessage`, payload: { action, message, ticket: { id: ticket.id, status: ticket.status, userId: ticket.userId, queueId: ticket.queueId }, contact } });
+  }
+
+  async function contactExternalId(ctx: Ctx, tenantId: number, contactId: number, connectionType: string): Promise<string> {
+    const id = (await ctx.call("contacts.identityFor", { tenantId, contactId, channelType: connectionType })) as string | null;
+    if (!id) throw new AppError("ERR_CONTACT_NUMBER_INVALID", { field: "contactId" });
+    return id;
+  }
+
+  return {
+    name: "messages",
+    settings: { rest: "/" },
+    actions: {
+      list: {
+        rest: "GET /messages/:ticketId",
+        access: "user",
+        resource: "tickets",
+        params: { ...ticketIdParam, pageNumber: { type: "number", integer: true, min: 1, max: 100000, optional: true, convert: true }, pageSize: { type: "number", integer: true, min: 1, max: 100, optional: true, convert: true } },
+        async handler(ctx: Ctx<{ ticketId: number; pageNumber?: number; pageSize?: number }>) {
+          const ticket = (await ctx.call("tickets.visible", { id: ctx.params.ticketId })) as TicketRow;
+          const pageSize = ctx.params.pageSize ?? 30;
+          const pageNumber = ctx.params.pageNumber ?? 1;
+          // Newest page first, read along the (ticket, providerTs, id) index; answered oldest first.
+          const rows = await model.findAll({
+            where: { tenantId: ticket.tenantId, ticketId: ticket.id },
+            order: [["providerTs", "DESC"], ["id", "DESC"]],
+            limit: pageSize + 1,
+            offset: (pageNumber - 1) * pageSize,
+          });
+          const hasMore = rows.length > pageSize;
+          const page = rows.slice(0, pageSize).reverse();
+          if (pageNumber === 1 && ticket.unreadMessages > 0 && (ticket.userId === ctx.meta.user!.id || ticket.userId === null)) {
+            await ctx.call("tickets.markRead", { tenantId: ticket.tenantId, ticketId: ticket.id });
+            await model.update({ read: true }, { where: { tenantId: ticket.tenantId, ticketId: ticket.id, read: false, fromMe: false } });
+          }
+          return { messages: page.map(view), hasMore, pageNumber, ticket: { id: ticket.id, status: ticket.status } };
+        },
+      },
+
+      send: {
+        rest: "POST /messages/:ticketId",
+        access: "user",
+        resource: "tickets",
+        params: {
+          ...ticketIdParam,
+          body: { type: "string", max: 65536, optional: true },
+          quotedMsgId: { type: "number", integer: true, positive: true, optional: true, convert: true },
+          medias: { type: "array", items: mediaItem, max: 10, optional: true },
+        },
+        async handler(this: any, ctx: Ctx<{ ticketId: number; body?: string; quotedMsgId?: number; medias?: UploadedFile[] }>) {
+          const ticket = (await ctx.call("tickets.visible", { id: ctx.params.ticketId })) as TicketRow;
+          const body = ctx.params.body?.trim() ?? "";
+          const medias = ctx.params.medias ?? [];
+          if (!body && !medias.length) throw new AppError("ERR_REQUIRED_BODY", { field: "body" });
+          if (ticket.status === "closed") throw new AppError("ERR_TICKET_NOT_FOUND", { reason: "closed" });
+          let quoted: MessageRow | null = null;
+          if (ctx.params.quotedMsgId) {
+            const q = await model.findOne({ where: { id: ctx.params.quotedMsgId, tenantId: ticket.tenantId, ticketId: ticket.id } });
+            if (!q) throw new AppError("ERR_MESSAGE_NOT_FOUND", { field: "quotedMsgId" });
+            quoted = q.get({ plain: true }) as MessageRow;
+          }
+          const stored = medias.length ? storeFiles(deps.config.dataDir, ticket.tenantId, medias) : [];
+          const out: Array<ReturnType<typeof view>> = [];
+          if (stored.length) {
+            for (let i = 0; i < stored.length; i++) {
+              out.push(await this.sendOne(ctx, ticket, { body: i === 0 ? body : "", media: stored[i], quoted }));
+            }
+          } else out.push(await this.sendOne(ctx, ticket, { body, quoted }));
+          ctx.meta.$statusCode = 201;
+          return out.length === 1 ? out[0] : { messages: out };
+        },
+      },
+
+      edit: {
+        rest: "POST /messagesEdit/:id",
+        access: "user",
+        resource: "messages",
+        params: { ...idParam, body: { type: "string", min: 1, max: 65536 } },
+        async handler(this: any, ctx: Ctx<{ id: number; body: string }>) {
+          const { msg, ticket } = await this.loadOwnedMessage(ctx, ctx.params.id);
+          if (!msg.fromMe || msg.mediaType || msg.isDeleted || msg.status === "failed") throw new AppError("ERR_MESSAGE_EDIT_NOT_ALLOWED");
+          if (msg.providerId) {
+            const { service, connection } = await channelService(ctx, msg.connectionId);
+            const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+            await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message: { kind: "edit", targetProviderId: msg.providerId, body: ctx.params.body } satisfies OutboundMessage, messageId: msg.id });
+          }
+          await model.update({ body: ctx.params.body, isEdited: true }, { where: { id: msg.id, tenantId: msg.tenantId } });
+          const updated = view({ ...msg, body: ctx.params.body, isEdited: true });
+          emit(ctx, ticket, "update", updated);
+          return updated;
+        },
+      },
+
+      remove: {
+        rest: "DELETE /messages/:id",
+        access: "user",
+        resource: "messages",
+        params: idParam,
+        async handler(this: any, ctx: Ctx<{ id: number }>) {
+          const { msg, ticket } = await this.loadOwnedMessage(ctx, ctx.params.id);
+          if (!msg.fromMe) throw new AppError("ERR_NO_PERMISSION");
+          if (Date.now() - new Date(msg.createdAt).getTime() > DELETE_WINDOW_MS) throw new AppError("ERR_MESSAGE_TOO_OLD_TO_DELETE");
+          if (msg.isDeleted) return view(msg);
+          if (msg.providerId) {
+            const { service, connection } = await channelService(ctx, msg.connectionId);
+            const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+            await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message: { kind: "delete", targetProviderId: msg.providerId } satisfies OutboundMessage, messageId: msg.id });
+          }
+          await model.update({ isDeleted: true }, { where: { id: msg.id, tenantId: msg.tenantId } });
+          const updated = view({ ...msg, isDeleted: true });
+          emit(ctx, ticket, "update", updated);
+          return updated;
+        },
+      },
+
+      react: {
+        rest: "POST /messagesReaction/:id",
+        access: "user",
+        resource: "messages",
+        params: { ...idParam, emoji: { type: "string", min: 1, max: 16 } },
+        async handler(this: any, ctx: Ctx<{ id: number; emoji: string }>) {
+          const { msg, ticket } = await this.loadOwnedMessage(ctx, ctx.params.id);
+          if (msg.isDeleted) throw new AppError("ERR_MESSAGE_NOT_FOUND");
+          if (msg.providerId) {
+            const { service, connection } = await channelService(ctx, msg.connectionId);
+            const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+            await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message: { kind: "reaction", targetProviderId: msg.providerId, emoji: ctx.params.emoji } satisfies OutboundMessage, messageId: msg.id });
+          }
+          const by = `user:${ctx.meta.user!.id}`;
+          const reactions = [...(msg.reactions ?? []).filter((r: { by: string }) => r.by !== by), { by, emoji: ctx.params.emoji }];
+          await model.update({ reactions }, { where: { id: msg.id, tenantId: msg.tenantId } });
+          const updated = view({ ...msg, reactions });
+          emit(ctx, ticket, "update", updated);
+          return updated;
+        },
+      },
+
+      forward: {
+        rest: "POST /forward-messages",
+        access: "user",
+        params: {
+          messageIds: { type: "array", items: { type: "number", integer: true, positive: true }, min: 1 },
+          contactId: { type: "number", integer: true, positive: true, convert: true },
+          connectionId: { type: "number", integer: true, positive: true, convert: true, optional: true },
+        },
+        async handler(this: any, ctx: Ctx<{ messageIds: number[]; contactId: number; connectionId?: number }>) {
+          if (ctx.params.messageIds.length > MAX_FORWARD) throw new AppError("ERR_FORWARD_LIMIT", { field: "messageIds", max: MAX_FORWARD });
+          const tenantId = ctx.meta.user!.tenantId;
+          const sources: MessageRow[] = [];
+          for (const id of ctx.params.messageIds) sources.push((await this.loadOwnedMessage(ctx, id)).msg);
+          sources.sort((a, b) => a.providerTs - b.providerTs || a.id - b.id);
+          const connectionId = ctx.params.connectionId ?? sources[0].connectionId;
+          const opened = (await ctx.call("tickets.create", { contactId: ctx.params.contactId, connectionId, status: "open" }, { meta: { ...ctx.meta, $api: false } }).catch(async (err: { type?: string; data?: { ticketId?: number } }) => {
+            if (err.type === "ERR_CONTACT_OTHER_OPEN_TICKET" && err.data?.ticketId) return { id: err.data.ticketId };
+            throw err;
+          })) as { id: number };
+          const target = (await ctx.call("tickets.getInternal", { tenantId, id: opened.id })) as TicketRow;
+          const out = [];
+          for (const m of sources) {
+            out.push(await this.sendOne(ctx, target, { body: m.body ?? "", media: m.media ?? undefined, forwarded: true }));
+          }
+          return { ticketId: target.id, messages: out };
+        },
+      },
+
+      // --- internal ---------------------------------------------------------------------------
+      /** Stores an inbound message once per provider id; answers whether it was a duplicate. */
+      storeInbound: {
+        visibility: "public",
+        async handler(ctx: Ctx<{ msg: InboundMessage; ticket: TicketRow; contactId: number; media?: StoredFile & { url?: string } }>) {
+          const { msg, ticket, contactId, media } = ctx.params;
+          try {
+            const row = await model.create({
+              tenantId: msg.tenantId,
+              ticketId: ticket.id,
+              contactId,
+              connectionId: msg.connectionId,
+              providerId: msg.providerMessageId,
+              fromMe: false,
+              body: msg.body ?? null,
+              mediaType: media ? mediaTypeOf(media.mimeType) : msg.location ? "location" : msg.contactCard ? "contact" : null,
+              media: media ?? null,
+              status: "received",
+              providerTs: msg.timestamp,
+              quotedMsgId: msg.replyToProviderId ? await this.idOfProvider(msg.tenantId, msg.connectionId, msg.replyToProviderId) : null,
+            });
+            return { duplicate: false, message: view(row) };
+          } catch (err) {
+            if (err instanceof UniqueConstraintError) {
+              const existing = await model.findOne({ where: { tenantId: msg.tenantId, connectionId: msg.connectionId, providerId: msg.providerMessageId } });
+              return { duplicate: true, message: existing ? view(existing) : null };
+            }
+            throw err;
+          }
+        },
+      },
+      findByProvider: {
+        visibility: "public",
+        params: { tenantId: "number", connectionId: "number", providerId: "string" },
+        async handler(ctx: Ctx<{ tenantId: number; connectionId: number; providerId: string }>) {
+          const m = await model.findOne({ where: { tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId, providerId: ctx.params.providerId } });
+          return m ? (m.get({ plain: true }) as MessageRow) : null;
+        },
+      },
+      applyAck: {
+        visibility: "public",
+        params: { tenantId: "number", connectionId: "number", providerId: "string", status: { type: "enum", values: ["sent", "delivered", "read", "failed"] }, reason: { type: "string", optional: true } },
+        async handler(ctx: Ctx<{ tenantId: number; connectionId: number; providerId: string; status: string; reason?: string }>) {
+          const m = await model.findOne({ where: { tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId, providerId: ctx.params.providerId } });
+          if (!m) return null;
+          const cur = m.get("status") as string;
+          const next = ctx.params.status;
+          // Statuses only move forward; a late "delivered" never overwrites "read".
+          if (next === "failed" ? cur === "read" || cur === "delivered" : (STATUS_RANK[next] ?? -1) <= (STATUS_RANK[cur] ?? -1)) return view(m);
+          await m.update({ status: next as MessageRow["status"], failReason: next === "failed" ? (ctx.params.reason ?? "failed").slice(0, 255) : null });
+          const ticket = (await ctx.call("tickets.getInternal", { tenantId: ctx.params.tenantId, id: m.get("ticketId") })) as TicketRow | null;
+          if (ticket) emit(ctx, ticket, "update", view(m));
+          return view(m);
+        },
+      },
+      moveContact: {
+        visibility: "public",
+        params: { tenantId: "number", fromContactId: "number", toContactId: "number" },
+        async handler(ctx: Ctx<{ tenantId: number; fromContactId: number; toContactId: number }>) {
+          const [n] = await model.update({ contactId: ctx.params.toContactId }, { where: { tenantId: ctx.params.tenantId, contactId: ctx.params.fromContactId } });
+          return n;
+        },
+      },
+      removeForTicket: {
+        visibility: "public",
+        params: { tenantId: "number", ticketId: "number" },
+        async handler(ctx: Ctx<{ tenantId: number; ticketId: number }>) {
+          return model.destroy({ where: { tenantId: ctx.params.tenantId, ticketId: ctx.params.ticketId } });
+        },
+      },
+    },
+    methods: {
+      async idOfProvider(tenantId: number, connectionId: number, providerId: string): Promise<number | null> {
+        const m = await model.findOne({ where: { tenantId, connectionId, providerId }, attributes: ["id"] });
+        return m ? Number(m.get("id")) : null;
+      },
+      async loadOwnedMessage(ctx: Ctx, id: number): Promise<{ msg: MessageRow; ticket: TicketRow }> {
+        const tenantId = ctx.meta.user!.tenantId;
+        const m = await model.findOne({ where: { id, tenantId } });
+        if (!m) throw new AppError("ERR_MESSAGE_NOT_FOUND", { id });
+        const msg = m.get({ plain: true }) as MessageRow;
+        let ticket: TicketRow;
+        try {
+          ticket = (await ctx.call("tickets.visible", { id: msg.ticketId })) as TicketRow;
+        } catch {
+          throw new AppError("ERR_MESSAGE_NOT_FOUND", { id });
+        }
+        return { msg, ticket };
+      },
+      /** Records an outgoing message, hands it to the channel, and records the outcome either way. */
+      async sendOne(
+        this: any,
+        ctx: Ctx,
+        ticket: TicketRow,
+        o: { body: string; media?: StoredFile & { url?: string }; quoted?: MessageRow | null; forwarded?: boolean },
+      ): Promise<ReturnType<typeof view>> {
+        const now = Date.now();
+        const row = await model.create({
+          tenantId: ticket.tenantId,
+          ticketId: ticket.id,
+          contactId: ticket.contactId,
+          connectionId: ticket.connectionId,
+          fromMe: true,
+          userId: ctx.meta.user?.id ?? null,
+          body: o.body || null,
+          mediaType: o.media ? mediaTypeOf(o.media.mimeType) : null,
+          media: o.media ?? null,
+          status: "pending",
+          quotedMsgId: o.quoted?.id ?? null,
+          isForwarded: !!o.forwarded,
+          read: true,
+          providerTs: now,
+        });
+        emit(ctx, ticket, "create", view(row));
+        let patch: Partial<MessageRow>;
+        try {
+          const { service, connection } = await channelService(ctx, ticket.connectionId);
+          const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+          const message: OutboundMessage = o.media
+            ? { kind: "media", body: o.body || undefined, media: { path: o.media.path, url: o.media.url, mimeType: o.media.mimeType, fileName: o.media.fileName, size: o.media.size }, replyToProviderId: o.quoted?.providerId ?? undefined }
+            : { kind: "text", body: o.body, replyToProviderId: o.quoted?.providerId ?? undefined };
+          const res = (await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message, messageId: Number(row.get("id")) })) as SendResult;
+          patch = { status: "sent", providerId: res.providerMessageId };
+        } catch (err) {
+          const reason = (err as { type?: string; message?: string }).type ?? (err as Error).message ?? "send failed";
+          this.logger.warn(`message ${row.get("id")} not sent: ${reason}`);
+          patch = { status: "failed", failReason: String(reason).slice(0, 255) };
+        }
+        try {
+          await row.update(patch);
+        } catch (err) {
+          // The provider id is already known (an ack raced the answer): keep the status.
+          if (!(err instanceof UniqueConstraintError)) throw err;
+          await row.update({ status: patch.status });
+        }
+        await ctx.call("tickets.touch", { tenantId: ticket.tenantId, ticketId: ticket.id, body: o.body || o.media?.fileName || "", timestamp: now, incoming: false });
+        const v = view(row);
+        emit(ctx, ticket, "update", v);
+        return v;
+      },
+    },
+  };
+}
+

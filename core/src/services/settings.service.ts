@@ -72,6 +72,39 @@ export const TENANT_SCHEMAS: Record<string, object> = {
   noReopenMinutes: { value: { type: "number", integer: true, min: 0, max: 525600 } },
   sla: { value: { type: "object", strict: true, props: { green: "number|min:0", yellow: "number|min:0", red: "number|min:0" } } },
   hideMenuSubtitles: { value: "boolean" },
+  /** Ticket protocol format (spec §3): prefix + date + separator + id + suffix, or id first. */
+  protocol: {
+    value: {
+      type: "object",
+      strict: true,
+      props: {
+        dateFormat: { type: "enum", values: ["", "YYYYMMDD", "YYMMDD", "YYYYMM", "YYYY"] },
+        idPosition: { type: "enum", values: ["start", "end"] },
+        prefix: { type: "string", max: 10, optional: true },
+        suffix: { type: "string", max: 10, optional: true },
+        separator: { type: "string", max: 3, optional: true },
+      },
+    },
+  },
+  // Visibility settings of spec §6.
+  hideContactInfo: { value: "boolean" },
+  ticketsOwnerOnly: { value: "boolean" },
+  botAndUnassignedAdminOnly: { value: "boolean" },
+  groupsHiddenForUsers: { value: { type: "array", items: "number", max: 1000 } },
+  forceWalletDelivery: { value: "boolean" },
+};
+
+/** Defaults of the tenant settings the services read. */
+export const TENANT_DEFAULTS: Record<string, unknown> = {
+  pageSize: 40,
+  ticketListLimit: 40,
+  noReopenMinutes: 0,
+  protocol: { dateFormat: "YYYYMMDD", idPosition: "end", prefix: "", suffix: "", separator: "" },
+  hideContactInfo: false,
+  ticketsOwnerOnly: false,
+  botAndUnassignedAdminOnly: false,
+  groupsHiddenForUsers: [],
+  forceWalletDelivery: false,
 };
 
 const SECRET_FIELDS = new Set(["password", "apiToken", "token"]);
@@ -153,6 +186,15 @@ export function createSettingsService(deps: CoreDeps): ServiceSchema {
           await upsert(0, key, value);
           ctx.broadcast("settings.globalChanged", { key });
           return { key, value: mask(value) };
+        },
+      },
+      /** A tenant's settings with defaults filled in, for other services. */
+      forTenant: {
+        visibility: "public",
+        params: { tenantId: { type: "number", integer: true, positive: true } },
+        async handler(ctx: Ctx<{ tenantId: number }>) {
+          const rows = await model.findAll({ where: { tenantId: ctx.params.tenantId } });
+          return { ...TENANT_DEFAULTS, ...Object.fromEntries(rows.map((r) => [r.get("key") as string, r.get("value")])) };
         },
       },
       list: {

@@ -1,6 +1,659 @@
+import { Op, QueryTypes, UniqueConstraintError } from "sequelize";
 import type { ServiceSchema } from "moleculer";
+import { tenantDbMixin } from "../mixins/db.mixin";
+import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
+import { AuthUser, Ctx, isAdmin } from "../types";
+import { ACTIVE_STATUSES, LogType, Ticket, TicketRow, TicketStatus, TICKET_STATUSES, activeKey, defineTicketModels } from "../tickets/model";
+import { buildListQuery, mergePage, ListedRow } from "../tickets/list-query";
+import { formatProtocol, ProtocolFormat } from "../tickets/protocol";
+import { pushRealtime, ticketRooms } from "../realtime/push";
 
-export function createTicketsService(_deps: CoreDeps): ServiceSchema {
-  return { name: "tickets", settings: { rest: "/" }, actions: {} };
+type Settings = {
+  noReopenMinutes: number;
+  protocol: ProtocolFormat;
+  ticketsOwnerOnly: boolean;
+  botAndUnassignedAdminOnly: boolean;
+  pageSize: number;
+};
+
+interface Me {
+  id: number;
+  queues: number[];
+  admin: boolean;
+  supervisor: boolean;
 }
+
+const idParam = { id: { type: "number", integer: true, positive: true, convert: true } };
+const boolQ = { type: "boolean", optional: true, convert: true };
+
+function csvOrArray(v: unknown): string[] {
+  if (v === undefined || v === null || v === "") return [];
+  if (Array.isArray(v)) return v.map(String);
+  return String(v).split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * Tickets (atendimentos): states and transitions of spec §4, the activity log, notes,
+ * protocol numbers, visibility of spec §6 and the attendance list of spec §3.
+ *
+ * One active ticket per contact and connection is a database rule (tickets.activeKey), so
+ * concurrent inbound messages from a new number open exactly one ticket.
+ */
+export function createTicketsService(deps: CoreDeps): ServiceSchema {
+  const { Ticket: TicketModel, TicketLog, TicketNote } = defineTicketModels(deps.sequelize);
+
+  const plain = (t: Ticket) => t.get({ plain: true }) as TicketRow;
+
+  async function settingsOf(ctx: Ctx, tenantId: number): Promise<Settings> {
+    return (await ctx.call("settings.forTenant", { tenantId })) as Settings;
+  }
+
+  async function meOf(ctx: Ctx): Promise<Me> {
+    const u = ctx.meta.user as AuthUser;
+    const row = (await ctx.call("users.getInternal", { id: u.id })) as { queues: number[] } | null;
+    return { id: u.id, queues: row?.queues ?? [], admin: isAdmin(u), supervisor: u.profile === "supervisor" || isAdmin(u) };
+  }
+
+  /** Spec §6: admins and supervisors see every ticket; others their own, their queues', and unassigned ones without a queue. */
+  function canSee(me: Me, t: TicketRow, s: Settings): boolean {
+    if (me.supervisor) return true;
+    if (t.userId === me.id) return true;
+    if (t.status === "chatbot" && s.botAndUnassignedAdminOnly) return false;
+    if (t.queueId === null) return !s.botAndUnassignedAdminOnly && t.userId === null;
+    if (!me.queues.includes(t.queueId)) return false;
+    return !s.ticketsOwnerOnly || t.userId === null;
+  }
+
+  async function summaries(ctx: Ctx, tenantId: number, contactIds: number[]) {
+    if (!contactIds.length) return new Map<number, { id: number; name: string; number: string | null; profilePicUrl: string | null }>();
+    const list = (await ctx.call("contacts.summaries", { tenantId, ids: [...new Set(contactIds)] })) as Array<{
+      id: number;
+      name: string;
+      number: string | null;
+      profilePicUrl: string | null;
+    }>;
+    return new Map(list.map((c) => [c.id, c]));
+  }
+
+  function view(t: TicketRow, contact?: { id: number; name: string; number?: string | null; profilePicUrl?: string | null }) {
+    return {
+      id: t.id,
+      tenantId: t.tenantId,
+      protocol: t.protocol,
+      status: t.status,
+      contactId: t.contactId,
+      connectionId: t.connectionId,
+      queueId: t.queueId,
+      userId: t.userId,
+      isGroup: !!t.isGroup,
+      pinned: !!t.pinned,
+      unreadMessages: t.unreadMessages,
+      lastMessage: t.lastMessage,
+      lastMessageAt: Number(t.lastMessageAt),
+      closedAt: t.closedAt,
+      createdAt: t.createdAt,
+      updatedAt: t.updatedAt,
+      contact: contact ? { id: contact.id, name: contact.name, number: contact.number ?? null, profilePicUrl: contact.profilePicUrl ?? null } : undefined,
+    };
+  }
+
+  async function log(tenantId: number, ticketId: number, userId: number | null, type: LogType, data: unknown = null, transaction?: unknown) {
+    await TicketLog.create({ tenantId, ticketId, userId, type, data }, { transaction: transaction as never });
+  }
+
+  function emitTicket(ctx: Ctx, t: TicketRow, type: "ticket:update" | "ticket:delete" | "ticket:create", contact?: { id: number; name: string; profilePicUrl?: string | null }, before?: TicketRow) {
+    const targets = new Set(ticketRooms(t));
+    // Those who could see it before a transfer learn that it left them.
+    if (before) for (const r of ticketRooms(before)) targets.add(r);
+    pushRealtime(ctx, { rooms: [...targets], event: `${t.tenantId}:ticketList`, payload: { type, payload: view(t, contact) } });
+  }
+
+  /** Loads a ticket of the caller's tenant that the caller may see (404 otherwise). */
+  async function loadVisible(ctx: Ctx, id: number): Promise<{ ticket: Ticket; row: TicketRow; me: Me; settings: Settings }> {
+    const tenantId = ctx.meta.user!.tenantId;
+    const ticket = await TicketModel.findOne({ where: { id, tenantId } });
+    if (!ticket) throw new AppError("ERR_TICKET_NOT_FOUND", { id });
+    const [me, settings] = await Promise.all([meOf(ctx), settingsOf(ctx, tenantId)]);
+    const row = plain(ticket);
+    if (!canSee(me, row, settings)) throw new AppError("ERR_TICKET_NOT_FOUND", { id });
+    return { ticket, row, me, settings };
+  }
+
+  async function setProtocol(ctx: Ctx, t: Ticket, transaction?: unknown) {
+    const r = plain(t);
+    const s = await settingsOf(ctx, r.tenantId);
+    const tenant = (await ctx.call("tenants.getInternal", { id: r.tenantId })) as { timezone?: string } | null;
+    const protocol = formatProtocol(r.id, r.createdAt ?? new Date(), s.protocol, tenant?.timezone ?? "America/Sao_Paulo");
+    await t.update({ protocol }, { transaction: transaction as never });
+  }
+
+  /** Moves a ticket to a new state in one statement guarded by its current state. */
+  async function transition(ctx: Ctx, t: Ticket, patch: Partial<TicketRow>, logs: Array<[LogType, number | null, unknown?]>) {
+    const before = plain(t);
+    try {
+      await deps.sequelize.transaction(async (transaction) => {
+        await t.update(patch, { transaction });
+        for (const [type, userId, data] of logs) await log(before.tenantId, before.id, userId, type, data ?? null, transaction);
+      });
+    } catch (err) {
+      if (err instanceof UniqueConstraintError) {
+        // Reopening while the contact already has another active ticket on this connection.
+        const other = await TicketModel.findOne({ where: { tenantId: before.tenantId, activeKey: activeKey(before.contactId, before.connectionId) } });
+        throw new AppError("ERR_CONTACT_OTHER_OPEN_TICKET", { ticketId: other?.get("id") ?? null });
+      }
+      throw err;
+    }
+    const after = plain(t);
+    const contacts = await summaries(ctx, after.tenantId, [after.contactId]);
+    emitTicket(ctx, after, "ticket:update", contacts.get(after.contactId), before);
+    return after;
+  }
+
+  async function transfer(ctx: Ctx, t: Ticket, row: TicketRow, to: { userId?: number | null; queueId?: number | null }) {
+    const tenantId = row.tenantId;
+    if (!to.userId && !to.queueId) throw new AppError("ERR_TRANSFER_TARGET_REQUIRED", { field: "userId" });
+    if ((to.userId && to.userId === row.userId && !to.queueId) || (to.queueId && to.queueId === row.queueId && !to.userId)) {
+      throw new AppError("ERR_TICKET_ALREADY_ASSIGNED");
+    }
+    if (to.userId && to.userId === row.userId && to.queueId === row.queueId) throw new AppError("ERR_TICKET_ALREADY_ASSIGNED");
+    if (to.userId) {
+      const u = (await ctx.call("users.getInternal", { id: to.userId })) as { tenantId: number; deletedAt: Date | null; active: boolean } | null;
+      if (!u || u.tenantId !== tenantId || u.deletedAt) throw new AppError("ERR_USER_NOT_FOUND", { field: "userId" });
+      if (!u.active) throw new AppError("ERR_VALIDATION", { field: "userId", rule: "any" });
+    }
+    if (to.queueId) {
+      const found = (await ctx.call("queues.existing", { tenantId, ids: [to.queueId] })) as number[];
+      if (!found.length) throw new AppError("ERR_QUEUE_NOT_FOUND", { field: "queueId" });
+    }
+    const patch: Partial<TicketRow> = {};
+    if (to.queueId) patch.queueId = to.queueId;
+    if (to.userId) patch.userId = to.userId;
+    else patch.userId = null; // to a queue only: back to the queue's waiting list
+    if (!to.userId) patch.status = row.status === "closed" ? "closed" : "pending";
+    const me = ctx.meta.user!.id;
+    return transition(ctx, t, patch, [
+      ["transfered", me, { from: { userId: row.userId, queueId: row.queueId }, to }],
+      ...(to.userId ? ([["receivedTransfer", to.userId, { from: me }]] as Array<[LogType, number | null, unknown?]>) : []),
+    ]);
+  }
+
+  return {
+    name: "tickets",
+    mixins: [tenantDbMixin(deps.sequelize, TicketModel)],
+    settings: { rest: "/" },
+    actions: {
+      list: {
+        rest: "GET /tickets",
+        access: "user",
+        params: {
+          status: { type: "any", optional: true },
+          queuesIds: { type: "any", optional: true },
+          searchParam: { type: "string", optional: true, max: 100 },
+          showAll: boolQ,
+          withUnreadMessages: boolQ,
+          isNotAssignedUser: boolQ,
+          includeNotQueueDefined: boolQ,
+          pageNumber: { type: "number", integer: true, min: 1, max: 100000, optional: true, convert: true },
+          pageSize: { type: "number", integer: true, min: 1, max: 100, optional: true, convert: true },
+        },
+        async handler(ctx: Ctx<Record<string, unknown>>) {
+          const p = ctx.params;
+          const tenantId = ctx.meta.user!.tenantId;
+          const statuses = csvOrArray(p.status).length ? csvOrArray(p.status) : ["open", "pending"];
+          for (const s of statuses) if (!(TICKET_STATUSES as readonly string[]).includes(s)) throw new AppError("ERR_VALIDATION", { field: "status", rule: "enumValue" });
+          const queueIds = csvOrArray(p.queuesIds).map(Number);
+          if (queueIds.some((q) => !Number.isInteger(q) || q <= 0)) throw new AppError("ERR_VALIDATION", { field: "queuesIds", rule: "number" });
+          const [me, settings] = await Promise.all([meOf(ctx), settingsOf(ctx, tenantId)]);
+          const pageSize = (p.pageSize as number | undefined) ?? settings.pageSize ?? 40;
+          const pageNumber = (p.pageNumber as number | undefined) ?? 1;
+          let contactIds: number[] | undefined;
+          let protocolOrId: { protocol: string; id: number | null } | undefined;
+          const search = (p.searchParam as string | undefined)?.trim();
+          if (search) {
+            if (search.length < 2) throw new AppError("ERR_SEARCH_TOO_SHORT", { field: "searchParam" });
+            contactIds = (await ctx.call("contacts.searchIds", { tenantId, q: search, limit: 500 })) as number[];
+            protocolOrId = { protocol: search, id: /^\d{1,9}$/.test(search) ? Number(search) : null };
+          }
+          const q = buildListQuery({
+            tenantId,
+            statuses: statuses as TicketStatus[],
+            queueIds,
+            showAll: !!p.showAll,
+            me: { id: me.id, queues: me.queues, admin: me.supervisor },
+            withUnreadMessages: !!p.withUnreadMessages,
+            isNotAssignedUser: !!p.isNotAssignedUser,
+            includeNotQueueDefined: p.includeNotQueueDefined === undefined ? true : !!p.includeNotQueueDefined,
+            contactIds,
+            protocolOrId,
+            settings,
+            offset: (pageNumber - 1) * pageSize,
+            limit: pageSize,
+          });
+          if (!q) return { tickets: [], hasMore: false, pageNumber };
+          const rows = (await deps.sequelize.query(q.sql, { replacements: q.params, type: QueryTypes.SELECT })) as ListedRow[];
+          const page = mergePage(rows, (pageNumber - 1) * pageSize, pageSize);
+          const contacts = await summaries(ctx, tenantId, page.rows.map((r) => Number(r.contactId)));
+          return {
+            tickets: page.rows.map((r) => {
+              const t = { ...(r as unknown as TicketRow), lastMessageAt: Number(r.lastMessageAt), isGroup: !!r.isGroup, pinned: !!r.pinned } as TicketRow;
+              return view(t, contacts.get(t.contactId));
+            }),
+            hasMore: page.hasMore,
+            pageNumber,
+          };
+        },
+      },
+
+      get: {
+        rest: "GET /tickets/:id",
+        access: "user",
+        resource: "tickets",
+        params: idParam,
+        async handler(ctx: Ctx<{ id: number }>) {
+          const { row, ticket } = await loadVisible(ctx, ctx.params.id);
+          await log(row.tenantId, row.id, ctx.meta.user!.id, "accessed");
+          const contacts = await summaries(ctx, row.tenantId, [row.contactId]);
+          return view(plain(ticket), contacts.get(row.contactId));
+        },
+      },
+
+      logs: {
+        rest: "GET /tickets/:id/logs",
+        access: "user",
+        resource: "tickets",
+        params: idParam,
+        async handler(ctx: Ctx<{ id: number }>) {
+          const { row } = await loadVisible(ctx, ctx.params.id);
+          const logs = await TicketLog.findAll({ where: { tenantId: row.tenantId, ticketId: row.id }, order: [["id", "ASC"]], limit: 1000 });
+          return logs.map((l) => l.get({ plain: true }));
+        },
+      },
+
+      create: {
+        rest: "POST /tickets",
+        access: "user",
+        params: {
+          contactId: { type: "number", integer: true, positive: true, convert: true },
+          connectionId: { type: "number", integer: true, positive: true, convert: true, optional: true },
+          queueId: { type: "number", integer: true, positive: true, convert: true, optional: true },
+          status: { type: "enum", values: ["open", "pending"], optional: true },
+        },
+        async handler(this: any, ctx: Ctx<{ contactId: number; connectionId?: number; queueId?: number; status?: "open" | "pending" }>) {
+          const tenantId = this.tenantOf(ctx);
+          const contact = (await ctx.call("contacts.getInternal", { tenantId, id: ctx.params.contactId })) as { id: number } | null;
+          if (!contact) throw new AppError("ERR_CONTACT_NOT_FOUND", { field: "contactId" });
+          let connectionId = ctx.params.connectionId ?? null;
+          if (connectionId) {
+            const c = (await ctx.call("connections.getInternal", { id: connectionId })) as { tenantId: number } | null;
+            if (!c || c.tenantId !== tenantId) throw new AppError("ERR_CONNECTION_NOT_FOUND", { field: "connectionId" });
+          } else {
+            const def = (await ctx.call("connections.defaultFor", { tenantId })) as { id: number } | null;
+            if (!def) throw new AppError("ERR_NO_DEFAULT_CONNECTION");
+            connectionId = def.id;
+          }
+          if (ctx.params.queueId) {
+            const found = (await ctx.call("queues.existing", { tenantId, ids: [ctx.params.queueId] })) as number[];
+            if (!found.length) throw new AppError("ERR_QUEUE_NOT_FOUND", { field: "queueId" });
+          }
+          const status = ctx.params.status ?? "open";
+          const { ticket, created } = await this.openActive(ctx, {
+            tenantId,
+            contactId: contact.id,
+            connectionId,
+            queueId: ctx.params.queueId ?? null,
+            userId: status === "open" ? ctx.meta.user!.id : null,
+            status,
+          });
+          if (!created) throw new AppError("ERR_CONTACT_OTHER_OPEN_TICKET", { ticketId: ticket.id, userId: ticket.userId });
+          ctx.meta.$statusCode = 201;
+          return view(ticket);
+        },
+      },
+
+      update: {
+        rest: "PUT /tickets/:id",
+        access: "user",
+        resource: "tickets",
+        params: {
+          ...idParam,
+          status: { type: "enum", values: ["open", "pending", "closed"], optional: true },
+          userId: { type: "number", integer: true, positive: true, convert: true, optional: true, nullable: true },
+          queueId: { type: "number", integer: true, positive: true, convert: true, optional: true, nullable: true },
+          pinned: { type: "boolean", optional: true, convert: true },
+          translation: { type: "object", optional: true },
+        },
+        async handler(this: any, ctx: Ctx<{ id: number; status?: TicketStatus; userId?: number | null; queueId?: number | null; pinned?: boolean; translation?: Record<string, unknown> }>) {
+          const p = ctx.params;
+          // Found (and visible) before anything else: another tenant's id answers 404 whatever the body.
+          const { ticket, row, me, settings } = await loadVisible(ctx, p.id);
+          if (p.status === undefined && p.userId === undefined && p.queueId === undefined && p.pinned === undefined && p.translation === undefined) {
+            throw new AppError("ERR_NO_STATUS_SELECTED", { field: "status" });
+          }
+          let current = row;
+          if (p.pinned !== undefined && p.pinned !== row.pinned) current = await transition(ctx, ticket, { pinned: p.pinned }, []);
+          if (p.translation !== undefined) current = await transition(ctx, ticket, { translation: p.translation }, []);
+          // A change of user or queue without a status is a transfer.
+          if (p.status === undefined && (p.userId !== undefined || p.queueId !== undefined)) {
+            return view(await transfer(ctx, ticket, current, { userId: p.userId ?? undefined, queueId: p.queueId ?? undefined }));
+          }
+          if (p.status === "open") {
+            if (current.status === "closed") return view(await this.reopen(ctx, ticket, current, settings));
+            const target = p.userId ?? me.id;
+            // Accepting a ticket someone else holds is for supervisors and admins.
+            if (current.userId && current.userId !== me.id && !me.supervisor) throw new AppError("ERR_NO_PERMISSION");
+            if (target !== me.id && !me.supervisor) throw new AppError("ERR_NO_PERMISSION");
+            if (current.status === "open" && current.userId === target) return view(current);
+            const patch: Partial<TicketRow> = { status: "open", userId: target, unreadMessages: 0, hasUnread: false };
+            if (p.queueId) patch.queueId = p.queueId;
+            return view(await transition(ctx, ticket, patch, [["started", target]]));
+          }
+          if (p.status === "pending") {
+            if (current.status === "closed") throw new AppError("ERR_VALIDATION", { field: "status", rule: "enumValue" });
+            if (current.userId && current.userId !== me.id && !me.supervisor) throw new AppError("ERR_NO_PERMISSION");
+            return view(await transition(ctx, ticket, { status: "pending", userId: null }, [["pending", me.id]]));
+          }
+          if (p.status === "closed") {
+            if (current.status === "closed") return view(current);
+            if (current.userId && current.userId !== me.id && !me.supervisor) throw new AppError("ERR_NO_PERMISSION");
+            return view(await this.close(ctx, ticket, "closed"));
+          }
+          return view(current);
+        },
+      },
+
+      remove: {
+        rest: "DELETE /tickets/:id",
+        access: "admin",
+        resource: "tickets",
+        params: idParam,
+        async handler(ctx: Ctx<{ id: number }>) {
+          const { ticket, row } = await loadVisible(ctx, ctx.params.id);
+          await ctx.call("messages.removeForTicket", { tenantId: row.tenantId, ticketId: row.id });
+          await deps.sequelize.transaction(async (transaction) => {
+            await TicketNote.destroy({ where: { tenantId: row.tenantId, ticketId: row.id }, transaction });
+            await TicketLog.destroy({ where: { tenantId: row.tenantId, ticketId: row.id }, transaction });
+            await ticket.destroy({ transaction });
+          });
+          emitTicket(ctx, row, "ticket:delete");
+          return { id: row.id, deleted: true };
+        },
+      },
+
+      notes: {
+        rest: "GET /tickets/:id/notes",
+        access: "user",
+        resource: "tickets",
+        params: idParam,
+        async handler(ctx: Ctx<{ id: number }>) {
+          const { row } = await loadVisible(ctx, ctx.params.id);
+          const notes = await TicketNote.findAll({ where: { tenantId: row.tenantId, ticketId: row.id }, order: [["id", "ASC"]], limit: 500 });
+          return notes.map((n) => n.get({ plain: true }));
+        },
+      },
+      addNote: {
+        rest: "POST /tickets/:id/notes",
+        access: "user",
+        resource: "tickets",
+        params: { ...idParam, body: { type: "string", min: 1, max: 10000, trim: true } },
+        async handler(ctx: Ctx<{ id: number; body: string }>) {
+          const { row } = await loadVisible(ctx, ctx.params.id);
+          const note = await TicketNote.create({ tenantId: row.tenantId, ticketId: row.id, userId: ctx.meta.user!.id, body: ctx.params.body });
+          ctx.meta.$statusCode = 201;
+          pushRealtime(ctx, { rooms: ticketRooms(row), event: `${row.tenantId}:ticketNote`, payload: { ticketId: row.id, note: note.get({ plain: true }) } });
+          return note.get({ plain: true });
+        },
+      },
+
+      massTransfer: {
+        rest: "POST /tickets/mass-transfer",
+        access: "admin",
+        params: {
+          ticketIds: { type: "array", items: { type: "number", integer: true, positive: true }, min: 1, max: 500 },
+          userId: { type: "number", integer: true, positive: true, optional: true, convert: true },
+          queueId: { type: "number", integer: true, positive: true, optional: true, convert: true },
+        },
+        async handler(ctx: Ctx<{ ticketIds: number[]; userId?: number; queueId?: number }>) {
+          if (!ctx.params.userId && !ctx.params.queueId) throw new AppError("ERR_TRANSFER_TARGET_REQUIRED", { field: "userId" });
+          const tenantId = ctx.meta.user!.tenantId;
+          const rows = await TicketModel.findAll({ where: { tenantId, id: { [Op.in]: ctx.params.ticketIds } } });
+          if (rows.length !== new Set(ctx.params.ticketIds).size) throw new AppError("ERR_TICKET_NOT_FOUND");
+          const results: Array<{ id: number; ok: boolean; error?: string }> = [];
+          for (const t of rows) {
+            try {
+              await transfer(ctx, t, plain(t), { userId: ctx.params.userId, queueId: ctx.params.queueId });
+              results.push({ id: t.get("id") as number, ok: true });
+            } catch (err) {
+              results.push({ id: t.get("id") as number, ok: false, error: (err as { type?: string }).type ?? "ERR_INTERNAL" });
+            }
+          }
+          return { results, transferred: results.filter((r) => r.ok).length };
+        },
+      },
+
+      massResolve: {
+        rest: "POST /tickets/mass-resolve",
+        access: "admin",
+        params: { ticketIds: { type: "array", items: { type: "number", integer: true, positive: true }, min: 1, max: 500 } },
+        async handler(this: any, ctx: Ctx<{ ticketIds: number[] }>) {
+          const tenantId = ctx.meta.user!.tenantId;
+          const rows = await TicketModel.findAll({ where: { tenantId, id: { [Op.in]: ctx.params.ticketIds } } });
+          if (rows.length !== new Set(ctx.params.ticketIds).size) throw new AppError("ERR_TICKET_NOT_FOUND");
+          let resolved = 0;
+          for (const t of rows) {
+            if (t.get("status") === "closed") continue;
+            await this.close(ctx, t, "closed");
+            resolved++;
+          }
+          return { resolved };
+        },
+      },
+
+      unreadCounts: {
+        rest: "GET /tickets/unread-count",
+        access: "user",
+        async handler(ctx: Ctx) {
+          // Bounded: a page of the unread-only list per status, not a count over the table.
+          const out: Record<string, number> = {};
+          for (const status of ["open", "pending"] as const) {
+            const r = (await ctx.call("tickets.list", { status, withUnreadMessages: true, pageSize: 100 }, { meta: ctx.meta })) as { tickets: unknown[]; hasMore: boolean };
+            out[status] = r.hasMore ? 100 : r.tickets.length;
+          }
+          return { ...out, capped: 100 };
+        },
+      },
+
+      // --- internal ---------------------------------------------------------------------------
+      /** The active ticket of a contact on a connection, opened when there is none (race-safe). */
+      openForInbound: {
+        visibility: "public",
+        params: { tenantId: "number", contactId: "number", connectionId: "number", queueId: { type: "number", optional: true, nullable: true }, isGroup: { type: "boolean", optional: true } },
+        async handler(this: any, ctx: Ctx<{ tenantId: number; contactId: number; connectionId: number; queueId?: number | null; isGroup?: boolean }>) {
+          const p = ctx.params;
+          return this.openActive(ctx, {
+            tenantId: p.tenantId,
+            contactId: p.contactId,
+            connectionId: p.connectionId,
+            queueId: p.queueId ?? null,
+            userId: null,
+            status: p.isGroup ? "group" : "pending",
+            isGroup: !!p.isGroup,
+          });
+        },
+      },
+      /** Records a new message on the ticket: last message, activity time, unread count. */
+      touch: {
+        visibility: "public",
+        params: { tenantId: "number", ticketId: "number", body: { type: "string", optional: true }, timestamp: "number", incoming: "boolean" },
+        async handler(ctx: Ctx<{ tenantId: number; ticketId: number; body?: string; timestamp: number; incoming: boolean }>) {
+          const p = ctx.params;
+          const last = (p.body ?? "").slice(0, 255);
+          // One statement: concurrent messages never lose an unread increment, and an older
+          // message arriving late does not move the ticket's activity time backwards.
+          const sets = p.incoming
+            ? "unreadMessages = unreadMessages + 1, hasUnread = 1, "
+            : "unreadMessages = 0, hasUnread = 0, ";
+          await deps.sequelize.query(
+            `UPDATE tickets SET ${sets} lastMessage = CASE WHEN ? >= lastMessageAt THEN ? ELSE lastMessage END, lastMessageAt = CASE WHEN ? > lastMessageAt THEN ? ELSE lastMessageAt END, updatedAt = ? WHERE id = ? AND tenantId = ?`,
+            { replacements: [p.timestamp, last, p.timestamp, p.timestamp, new Date(), p.ticketId, p.tenantId] },
+          );
+          const t = await TicketModel.findOne({ where: { id: p.ticketId, tenantId: p.tenantId } });
+          return t ? view(plain(t)) : null;
+        },
+      },
+      markRead: {
+        visibility: "public",
+        params: { tenantId: "number", ticketId: "number" },
+        async handler(ctx: Ctx<{ tenantId: number; ticketId: number }>) {
+          await TicketModel.update({ unreadMessages: 0, hasUnread: false }, { where: { id: ctx.params.ticketId, tenantId: ctx.params.tenantId } });
+          return true;
+        },
+      },
+      getInternal: {
+        visibility: "public",
+        params: { tenantId: "number", id: "number" },
+        async handler(ctx: Ctx<{ tenantId: number; id: number }>) {
+          const t = await TicketModel.findOne({ where: { id: ctx.params.id, tenantId: ctx.params.tenantId } });
+          return t ? plain(t) : null;
+        },
+      },
+      /** For the messages service: the ticket if the caller (ctx.meta.user) may see it. */
+      visible: {
+        visibility: "public",
+        params: { id: "number" },
+        async handler(ctx: Ctx<{ id: number }>) {
+          return (await loadVisible(ctx, ctx.params.id)).row;
+        },
+      },
+      countForContact: {
+        visibility: "public",
+        params: { tenantId: "number", contactId: "number" },
+        handler(ctx: Ctx<{ tenantId: number; contactId: number }>) {
+          return TicketModel.count({ where: { tenantId: ctx.params.tenantId, contactId: ctx.params.contactId } });
+        },
+      },
+      countInQueue: {
+        visibility: "public",
+        params: { tenantId: "number", queueId: "number" },
+        handler(ctx: Ctx<{ tenantId: number; queueId: number }>) {
+          return TicketModel.count({ where: { tenantId: ctx.params.tenantId, queueId: ctx.params.queueId, status: { [Op.in]: ACTIVE_STATUSES } } });
+        },
+      },
+      transferFromUser: {
+        visibility: "public",
+        params: { tenantId: "number", fromUserId: "number", toUserId: "number" },
+        async handler(ctx: Ctx<{ tenantId: number; fromUserId: number; toUserId: number }>) {
+          const [n] = await TicketModel.update({ userId: ctx.params.toUserId }, { where: { tenantId: ctx.params.tenantId, userId: ctx.params.fromUserId } });
+          return { moved: n };
+        },
+      },
+      /** Contacts merged: their tickets follow the kept contact (an active one closes if the kept contact already has one there). */
+      moveContact: {
+        visibility: "public",
+        params: { tenantId: "number", fromContactId: "number", toContactId: "number" },
+        async handler(ctx: Ctx<{ tenantId: number; fromContactId: number; toContactId: number }>) {
+          const { tenantId, fromContactId, toContactId } = ctx.params;
+          let moved = 0;
+          for (const t of await TicketModel.findAll({ where: { tenantId, contactId: fromContactId } })) {
+            const r = plain(t);
+            try {
+              await t.update({ contactId: toContactId, activeKey: r.activeKey ? activeKey(toContactId, r.connectionId) : null });
+            } catch (err) {
+              if (!(err instanceof UniqueConstraintError)) throw err;
+              await t.update({ contactId: toContactId, activeKey: null, status: "closed", closedAt: new Date() });
+              await log(tenantId, r.id, null, "closed", { reason: "contacts-merged" });
+            }
+            moved++;
+          }
+          await ctx.call("messages.moveContact", { tenantId, fromContactId, toContactId });
+          return { moved };
+        },
+      },
+      moveConnection: {
+        visibility: "public",
+        params: { tenantId: "number", fromConnectionId: "number", toConnectionId: "number" },
+        async handler(ctx: Ctx<{ tenantId: number; fromConnectionId: number; toConnectionId: number }>) {
+          const { tenantId, fromConnectionId, toConnectionId } = ctx.params;
+          // Active tickets keep "one per contact and connection": a contact already active on
+          // the destination keeps that ticket, and its ticket on the origin is closed.
+          let moved = 0;
+          const rows = await TicketModel.findAll({ where: { tenantId, connectionId: fromConnectionId } });
+          for (const t of rows) {
+            const r = plain(t);
+            const patch: Partial<TicketRow> = { connectionId: toConnectionId };
+            if (r.activeKey) patch.activeKey = activeKey(r.contactId, toConnectionId);
+            try {
+              await t.update(patch);
+              moved++;
+            } catch (err) {
+              if (!(err instanceof UniqueConstraintError)) throw err;
+              await t.update({ connectionId: toConnectionId, activeKey: null, status: "closed", closedAt: new Date() });
+              await log(tenantId, r.id, null, "closed", { reason: "connection-transfer" });
+              moved++;
+            }
+          }
+          return { moved };
+        },
+      },
+    },
+    methods: {
+      /** Opens a ticket holding the contact's active slot, or answers the one that holds it. */
+      async openActive(
+        ctx: Ctx,
+        o: { tenantId: number; contactId: number; connectionId: number | null; queueId: number | null; userId: number | null; status: TicketStatus; isGroup?: boolean },
+      ): Promise<{ ticket: TicketRow; created: boolean }> {
+        const key = activeKey(o.contactId, o.connectionId);
+        const existing = await TicketModel.findOne({ where: { tenantId: o.tenantId, activeKey: key } });
+        if (existing) return { ticket: plain(existing), created: false };
+        let t: Ticket;
+        try {
+          t = await deps.sequelize.transaction(async (transaction) => {
+            const row = await TicketModel.create(
+              {
+                tenantId: o.tenantId,
+                contactId: o.contactId,
+                connectionId: o.connectionId,
+                queueId: o.queueId,
+                userId: o.userId,
+                status: o.status,
+                isGroup: !!o.isGroup,
+                activeKey: key,
+                // An inbound ticket takes its activity time from its first message (touch);
+                // one an agent opens starts now.
+                lastMessageAt: o.userId ? Date.now() : 0,
+              },
+              { transaction },
+            );
+            await log(o.tenantId, row.get("id") as number, ctx.meta.user?.id ?? null, "created", null, transaction);
+            if (o.userId) await log(o.tenantId, row.get("id") as number, o.userId, "started", null, transaction);
+            return row;
+          });
+        } catch (err) {
+          if (err instanceof UniqueConstraintError) {
+            // Another delivery opened it first: the database kept exactly one.
+            const winner = await TicketModel.findOne({ where: { tenantId: o.tenantId, activeKey: key } });
+            if (winner) return { ticket: plain(winner), created: false };
+          }
+          throw err;
+        }
+        await setProtocol(ctx, t);
+        const row = plain(t);
+        const contacts = await summaries(ctx, row.tenantId, [row.contactId]);
+        emitTicket(ctx, row, "ticket:create", contacts.get(row.contactId));
+        return { ticket: row, created: true };
+      },
+      async close(this: any, ctx: Ctx, t: Ticket, how: "closed" | "autoClose") {
+        return transition(ctx, t, { status: "closed", activeKey: null, closedAt: new Date(), unreadMessages: 0, hasUnread: false }, [[how, ctx.meta.user?.id ?? null]]);
+      },
+      async reopen(this: any, ctx: Ctx, t: Ticket, row: TicketRow, settings: Settings) {
+        const minutes = settings.noReopenMinutes ?? 0;
+        if (minutes > 0 && row.closedAt && Date.now() - new Date(row.closedAt).getTime() < minutes * 60_000) {
+          throw new AppError("ERR_TICKET_REOPEN_BLOCKED", { minutes });
+        }
+        const me = ctx.meta.user!.id;
+        return transition(ctx, t, { status: "open", userId: me, closedAt: null, activeKey: activeKey(row.contactId, row.connectionId) }, [["reopened", me]]);
+      },
+    },
+  };
+}
+

@@ -1,0 +1,101 @@
+/**
+ * Loading plugins into a running broker. Each plugin folder is inspected (manifest, core API
+ * range, entry), its entry required (TypeScript is fine: the runtime is tsx or swc), the
+ * export checked for the definePlugin() tag, and its service created and started. Any
+ * failure refuses that plugin with a reason and the next one is tried: a broken plugin never
+ * stops the core.
+ */
+import type { Service, ServiceBroker } from "moleculer";
+import { DefinedPlugin, findDefinedPlugin, PLUGIN_TAG } from "@openatende/plugin-sdk";
+import { inspectPluginFolder, listPluginFolders } from "./discovery";
+import { PluginRegistry } from "./registry";
+
+export interface LoadOptions {
+  /** Folders whose subfolders are plugins (the repo's plugins/ plus extra ones). */
+  dirs: string[];
+  /** How long a plugin service may take to start (default 15 s). */
+  startTimeoutMs?: number;
+  onLoaded?(p: { id: string; version: string; service: string; folder: string }): void;
+  onRefused?(p: { id: string; folder: string; reason: string }): void;
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Requires a plugin entry and finds its definePlugin() object. */
+function requirePlugin(entry: string): DefinedPlugin {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mod: unknown = require(entry);
+  const plugin = findDefinedPlugin(mod);
+  if (!plugin) throw new Error(`the entry does not export a definePlugin() object (tag $$openatendePlugin: ${PLUGIN_TAG})`);
+  return plugin;
+}
+
+/**
+ * Creates and starts one plugin service outside broker.createService's fire-and-forget
+ * start, so a failing `started` is seen here and the service removed again.
+ */
+async function startService(broker: ServiceBroker, plugin: DefinedPlugin, timeoutMs: number): Promise<Service> {
+  let svc: Service;
+  try {
+    svc = new broker.ServiceFactory(broker, { ...plugin.schema });
+  } catch (err) {
+    throw new Error(`its service failed to create: ${messageOf(err)}`);
+  }
+  try {
+    await withTimeout(svc._start(), timeoutMs, "its service start");
+  } catch (err) {
+    await broker.destroyService(svc).catch(() => undefined);
+    throw new Error(`its service failed to start: ${messageOf(err)}`);
+  }
+  return svc;
+}
+
+export async function loadPlugins(broker: ServiceBroker, opts: LoadOptions): Promise<PluginRegistry> {
+  const registry = new PluginRegistry();
+  const refuse = (id: string, folder: string, reason: string, manifest?: Parameters<PluginRegistry["addRefused"]>[0]["manifest"]) => {
+    registry.addRefused({ id, folder, reason, manifest });
+    opts.onRefused?.({ id, folder, reason });
+  };
+
+  for (const folder of listPluginFolders(opts.dirs)) {
+    const found = inspectPluginFolder(folder);
+    if (!found.ok) {
+      refuse(found.id, folder, found.reason, found.manifest);
+      continue;
+    }
+    const { manifest } = found;
+    const conflict = registry.conflictOf(manifest);
+    if (conflict) {
+      refuse(manifest.id, folder, conflict, manifest);
+      continue;
+    }
+    let plugin: DefinedPlugin;
+    try {
+      plugin = requirePlugin(found.entry);
+    } catch (err) {
+      refuse(manifest.id, folder, `entry failed to load: ${messageOf(err)}`, manifest);
+      continue;
+    }
+    if (plugin.id !== manifest.id || plugin.version !== manifest.version) {
+      refuse(manifest.id, folder, `the entry defines ${plugin.id}@${plugin.version} but package.json declares ${manifest.id}@${manifest.version}`, manifest);
+      continue;
+    }
+    try {
+      await startService(broker, plugin, opts.startTimeoutMs ?? 15_000);
+    } catch (err) {
+      refuse(manifest.id, folder, messageOf(err), manifest);
+      continue;
+    }
+    const loaded = registry.addLoaded(folder, manifest, plugin.major);
+    opts.onLoaded?.({ id: loaded.id, version: loaded.version, service: loaded.service, folder });
+  }
+  return registry;
+}

@@ -1,0 +1,64 @@
+/**
+ * A good channel plugin for the host's tests: its "provider" is memory. The extra action
+ * `receive` plays the provider delivering message `key` (again, for a replay).
+ */
+import type { Context } from "moleculer";
+import { ConnectParams, ConnectionRef, ConnectionStatus, SendParams, TestParams, channelActionParams, checkOutbound, definePlugin, inbound, reportStatus } from "@openatende/plugin-sdk";
+import pkg from "../package.json";
+
+const statuses = new Map<string, ConnectionStatus>();
+const keyOf = (r: ConnectionRef) => `${r.tenantId}:${r.connectionId}`;
+let seq = 0;
+
+export const fixtureChannelPlugin = definePlugin({
+  pkgJson: pkg,
+  service: {
+    actions: {
+      connect: {
+        params: channelActionParams.connect,
+        async handler(ctx: Context<ConnectParams>) {
+          const ref = { tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId };
+          statuses.set(keyOf(ref), "connected");
+          await reportStatus(ctx, { ...ref, status: "connected" });
+          return { status: "connected" };
+        },
+      },
+      disconnect: {
+        params: channelActionParams.disconnect,
+        async handler(ctx: Context<ConnectionRef>) {
+          const ref = { tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId };
+          statuses.set(keyOf(ref), "disconnected");
+          await reportStatus(ctx, { ...ref, status: "disconnected" });
+          return { status: "disconnected" };
+        },
+      },
+      status: {
+        params: channelActionParams.status,
+        handler(ctx: Context<ConnectionRef>) {
+          return { status: statuses.get(keyOf(ctx.params)) ?? "disconnected" };
+        },
+      },
+      send: {
+        params: channelActionParams.send,
+        handler(ctx: Context<SendParams>) {
+          checkOutbound(fixtureChannelPlugin.manifest.channel!.capabilities, ctx.params.message);
+          return { providerMessageId: `fx-${++seq}`, timestamp: Date.now() };
+        },
+      },
+      test: {
+        params: channelActionParams.test,
+        handler(ctx: Context<TestParams>) {
+          return { ok: typeof ctx.params.settings.greeting === "string" };
+        },
+      },
+      receive: {
+        params: { tenantId: "number", connectionId: "number", key: "string" },
+        handler(ctx: Context<ConnectionRef & { key: string }>) {
+          const { tenantId, connectionId, key } = ctx.params;
+          return inbound(ctx, { tenantId, connectionId, providerMessageId: `fx-in-${key}`, timestamp: 1_700_000_000_000, from: { externalId: `visitor-${key}` }, body: "hi" });
+        },
+      },
+    },
+  },
+});
+export default fixtureChannelPlugin;

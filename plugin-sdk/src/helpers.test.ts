@@ -1,0 +1,131 @@
+import { ServiceBroker, Errors, Context } from "moleculer";
+import { CORE_CHANNEL_ACTIONS, ERR_CHANNEL_UNSUPPORTED, InboundMessage } from "./channel-contract";
+import { ack, call, callChannel, channelActionParams, ChannelUnsupportedError, checkOutbound, coreChannelParams, emit, inbound, reportStatus } from "./helpers";
+
+/** A broker with a recording "channels" core and a "plugins" stub; answers what was called with what. */
+function recordingBroker() {
+  const calls: Array<{ action: string; params: unknown }> = [];
+  const events: Array<{ event: string; payload: unknown }> = [];
+  const broker = new ServiceBroker({ logger: false });
+  const rec = (name: string, params?: Record<string, any>, result: unknown = { ok: true }) => ({
+    params,
+    handler(ctx: Context) {
+      calls.push({ action: name, params: ctx.params });
+      return result;
+    },
+  });
+  broker.createService({
+    name: "channels",
+    actions: {
+      inbound: rec("channels.inbound", coreChannelParams.inbound, { messageId: 1, ticketId: 2, duplicate: false }),
+      ack: rec("channels.ack", coreChannelParams.ack),
+      status: rec("channels.status", coreChannelParams.status),
+    },
+  });
+  broker.createService({
+    name: "plugins",
+    actions: { isEnabled: rec("plugins.isEnabled", undefined, { enabled: true }) },
+    events: {
+      "plugins.changed"(ctx: Context) {
+        events.push({ event: ctx.eventName!, payload: ctx.params });
+      },
+    },
+  });
+  broker.createService({
+    name: "channel-x",
+    version: 3,
+    actions: { send: rec("v3.channel-x.send", channelActionParams.send, { providerMessageId: "p1", timestamp: 1 }) },
+  });
+  return { broker, calls, events };
+}
+
+const msg: InboundMessage = { tenantId: 1, connectionId: 2, providerMessageId: "wamid.1", timestamp: 1_700_000_000_000, from: { externalId: "5511999990000", name: "Ana" }, body: "oi" };
+
+describe("channel → core helpers", () => {
+  const r = recordingBroker();
+  beforeAll(() => r.broker.start());
+  afterAll(() => r.broker.stop());
+  beforeEach(() => {
+    r.calls.length = 0;
+  });
+
+  it("inbound calls channels.inbound with the message and answers the core's result", async () => {
+    expect(CORE_CHANNEL_ACTIONS.inbound).toBe("channels.inbound");
+    expect(await inbound(r.broker, msg)).toEqual({ messageId: 1, ticketId: 2, duplicate: false });
+    expect(r.calls).toEqual([{ action: "channels.inbound", params: msg }]);
+  });
+
+  it("ack and reportStatus call channels.ack and channels.status", async () => {
+    await ack(r.broker, { tenantId: 1, connectionId: 2, providerMessageId: "p1", status: "read" });
+    await reportStatus(r.broker, { tenantId: 1, connectionId: 2, status: "qrcode", qrcode: "2@abc" });
+    expect(r.calls).toEqual([
+      { action: "channels.ack", params: { tenantId: 1, connectionId: 2, providerMessageId: "p1", status: "read" } },
+      { action: "channels.status", params: { tenantId: 1, connectionId: 2, status: "qrcode", qrcode: "2@abc" } },
+    ]);
+  });
+
+  it("works from inside an action, with the action's context", async () => {
+    const b = new ServiceBroker({ logger: false });
+    const seen: unknown[] = [];
+    b.createService({ name: "channels", actions: { status: (ctx: Context) => seen.push(ctx.params) } });
+    b.createService({ name: "chan", actions: { go: (ctx: Context) => reportStatus(ctx, { tenantId: 5, connectionId: 6, status: "connected" }) } });
+    await b.start();
+    await b.call("chan.go");
+    await b.stop();
+    expect(seen).toEqual([{ tenantId: 5, connectionId: 6, status: "connected" }]);
+  });
+
+  it("the core's params refuse a malformed inbound message, naming the field", async () => {
+    const err = await inbound(r.broker, { ...msg, from: { externalId: "" } }).catch((e) => e);
+    expect(err).toBeInstanceOf(Errors.ValidationError);
+    expect(err.data[0].field).toBe("from.externalId");
+  });
+
+  it("call, emit and callChannel are the broker's call/emit, typed", async () => {
+    expect(await call(r.broker, "plugins.isEnabled", { tenantId: 1, id: "channel-x" })).toEqual({ enabled: true });
+    await emit(r.broker, "plugins.changed", { tenantId: 1, id: "channel-x", enabled: false });
+    const sent = await callChannel(r.broker, "v3.channel-x", "send", { tenantId: 1, connectionId: 2, to: { externalId: "a" }, message: { kind: "text", body: "x" } });
+    expect(sent).toEqual({ providerMessageId: "p1", timestamp: 1 });
+    expect(r.calls.map((c) => c.action)).toEqual(["plugins.isEnabled", "v3.channel-x.send"]);
+    await new Promise((res) => setTimeout(res, 10));
+    expect(r.events).toEqual([{ event: "plugins.changed", payload: { tenantId: 1, id: "channel-x", enabled: false } }]);
+  });
+
+  it("channelActionParams.send refuses an unknown message kind and a missing recipient", async () => {
+    const e1 = (await r.broker.call("v3.channel-x.send", { tenantId: 1, connectionId: 2, to: { externalId: "a" }, message: { kind: "sticker" } }).catch((e) => e)) as Errors.ValidationError;
+    expect(e1.type).toBe("VALIDATION_ERROR");
+    expect(e1.data[0].field).toBe("message.kind");
+    const e2 = (await r.broker.call("v3.channel-x.send", { tenantId: 1, connectionId: 2, message: { kind: "text", body: "x" } }).catch((e) => e)) as Errors.ValidationError;
+    expect(e2.data[0].field).toBe("to");
+  });
+});
+
+describe("ChannelUnsupportedError and checkOutbound", () => {
+  it("is a Moleculer client error with type ERR_CHANNEL_UNSUPPORTED and code 400", () => {
+    const e = new ChannelUnsupportedError("reaction", { supported: ["text"] });
+    expect(e).toBeInstanceOf(Errors.MoleculerClientError);
+    expect({ type: e.type, code: e.code, data: e.data, name: e.name }).toEqual({ type: ERR_CHANNEL_UNSUPPORTED, code: 400, data: { kind: "reaction", supported: ["text"] }, name: "ChannelUnsupportedError" });
+  });
+
+  it("throws for a kind outside the capabilities, and names a missing field of a supported kind", () => {
+    expect(() => checkOutbound(["text"], { kind: "text", body: "hi" })).not.toThrow();
+    expect(() => checkOutbound(["text"], { kind: "delete", targetProviderId: "x" })).toThrow(ChannelUnsupportedError);
+    let err: Errors.ValidationError | undefined;
+    try {
+      checkOutbound(["text", "reaction"], { kind: "reaction", targetProviderId: "x" } as never);
+    } catch (e) {
+      err = e as Errors.ValidationError;
+    }
+    expect(err).toBeInstanceOf(Errors.ValidationError);
+    expect(err!.data).toEqual([expect.objectContaining({ field: "message.emoji", type: "required" })]);
+  });
+
+  it("crosses the broker with its type and code intact", async () => {
+    const b = new ServiceBroker({ logger: false });
+    b.createService({ name: "c", actions: { send: () => checkOutbound(["text"], { kind: "media", media: { mimeType: "image/png" } }) } });
+    await b.start();
+    const err = (await b.call("c.send").catch((e) => e)) as Errors.MoleculerError;
+    await b.stop();
+    expect({ type: err.type, code: err.code }).toEqual({ type: ERR_CHANNEL_UNSUPPORTED, code: 400 });
+  });
+});

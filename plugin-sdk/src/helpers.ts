@@ -1,0 +1,232 @@
+/**
+ * Typed broker calls across packages, and the helpers a channel plugin uses to talk to the
+ * core. A plugin never writes an action name of the core by hand: it calls `inbound`,
+ * `ack` and `reportStatus`, which call CORE_CHANNEL_ACTIONS with typed params.
+ *
+ * How to extend the contract maps: add entries here (they are the contract), or, for a
+ * service-local addition, augment them from your package:
+ *
+ *   declare module "@openatende/plugin-sdk" {
+ *     interface Actions { "reports.run": { params: { id: string }; result: ReportResult } }
+ *   }
+ */
+import { Errors } from "moleculer";
+import type { CallingOptions } from "moleculer";
+import {
+  AckEvent,
+  CHANNEL_CAPABILITIES,
+  CONNECTION_STATUSES,
+  CORE_CHANNEL_ACTIONS,
+  ChannelCapability,
+  ConnectParams,
+  ConnectionRef,
+  ERR_CHANNEL_UNSUPPORTED,
+  InboundMessage,
+  InboundResult,
+  OutboundMessage,
+  SendParams,
+  SendResult,
+  StatusEvent,
+  StatusResult,
+  TestParams,
+  TestResult,
+} from "./channel-contract";
+import type { ChannelForResult, IsEnabledResult, PluginRecord, PluginsChangedEvent } from "./host-contract";
+import type { PluginManifest } from "./manifest";
+
+/** Actions of the core plugins may call, with their params and results. */
+export interface Actions {
+  "channels.inbound": { params: InboundMessage; result: InboundResult };
+  "channels.ack": { params: AckEvent; result: unknown };
+  "channels.status": { params: StatusEvent; result: unknown };
+  "plugins.isEnabled": { params: { tenantId: number; id: string; assert?: boolean }; result: IsEnabledResult };
+  "plugins.channelFor": { params: { type: string }; result: ChannelForResult };
+  "plugins.get": { params: { id: string }; result: PluginRecord & { manifest: PluginManifest | null } };
+  "plugins.registry": { params: Record<string, never>; result: PluginRecord[] };
+}
+
+/** Events of the contract, with their payloads. */
+export interface Events {
+  "plugins.changed": PluginsChangedEvent;
+}
+
+/** Actions every channel plugin exposes (called as "v<major>.<id>.<action>"). */
+export interface ChannelActions {
+  connect: { params: ConnectParams; result: StatusResult };
+  disconnect: { params: ConnectionRef; result: StatusResult };
+  status: { params: ConnectionRef; result: StatusResult };
+  send: { params: SendParams; result: SendResult };
+  test: { params: TestParams; result: TestResult };
+}
+
+/** Anything with a Moleculer `call`: a Context, a ServiceBroker, a Service's broker. */
+export interface Caller {
+  call(actionName: string, params?: unknown, opts?: CallingOptions): Promise<unknown>;
+}
+/** Anything with a Moleculer `emit`. */
+export interface Emitter {
+  emit(eventName: string, payload?: unknown, opts?: unknown): Promise<unknown> | unknown;
+}
+
+/** `ctx.call` checked against the Actions map. */
+export function call<A extends keyof Actions>(ctx: Caller, action: A, params: Actions[A]["params"], opts?: CallingOptions): Promise<Actions[A]["result"]> {
+  return ctx.call(action, params, opts) as Promise<Actions[A]["result"]>;
+}
+
+/** `ctx.emit` checked against the Events map. */
+export async function emit<E extends keyof Events>(ctx: Emitter, event: E, payload: Events[E], opts?: unknown): Promise<void> {
+  await ctx.emit(event, payload, opts);
+}
+
+/** Calls an action of a channel plugin's service ("v1.channel-webchat", from plugins.channelFor). */
+export function callChannel<A extends keyof ChannelActions>(
+  ctx: Caller,
+  service: string,
+  action: A,
+  params: ChannelActions[A]["params"],
+  opts?: CallingOptions,
+): Promise<ChannelActions[A]["result"]> {
+  return ctx.call(`${service}.${action}`, params, opts) as Promise<ChannelActions[A]["result"]>;
+}
+
+// --- channel → core ------------------------------------------------------------------------
+
+/** Hands a message that arrived on the channel to the core (contact → ticket → message). */
+export function inbound(ctx: Caller, msg: InboundMessage, opts?: CallingOptions): Promise<InboundResult> {
+  return ctx.call(CORE_CHANNEL_ACTIONS.inbound, msg, opts) as Promise<InboundResult>;
+}
+
+/** Tells the core a sent message was delivered, read or failed. */
+export async function ack(ctx: Caller, evt: AckEvent, opts?: CallingOptions): Promise<void> {
+  await ctx.call(CORE_CHANNEL_ACTIONS.ack, evt, opts);
+}
+
+/** Tells the core the connection's status changed (qrcode, connected, disconnected, …). */
+export async function reportStatus(ctx: Caller, evt: StatusEvent, opts?: CallingOptions): Promise<void> {
+  await ctx.call(CORE_CHANNEL_ACTIONS.status, evt, opts);
+}
+
+// --- errors and validation -----------------------------------------------------------------
+
+/** What `send` throws for a message kind the channel does not support (HTTP 400). */
+export class ChannelUnsupportedError extends Errors.MoleculerClientError {
+  constructor(kind: string, data: Record<string, unknown> = {}) {
+    super(`This channel cannot send "${kind}" messages`, 400, ERR_CHANNEL_UNSUPPORTED, { kind, ...data });
+    this.name = "ChannelUnsupportedError";
+  }
+}
+
+/** Fields each outbound kind needs beyond `kind` (the params validate types, this their presence). */
+const REQUIRED_BY_KIND: Record<ChannelCapability, string[]> = {
+  text: ["body"],
+  media: ["media"],
+  reaction: ["targetProviderId", "emoji"],
+  edit: ["targetProviderId", "body"],
+  delete: ["targetProviderId"],
+  template: ["name", "language"],
+};
+
+/**
+ * The first thing a channel's `send` does: throws ChannelUnsupportedError for a kind not in
+ * `capabilities` (the manifest's), and a ValidationError naming the missing field of the kind.
+ */
+export function checkOutbound(capabilities: readonly ChannelCapability[], message: OutboundMessage): void {
+  if (!capabilities.includes(message.kind)) throw new ChannelUnsupportedError(message.kind, { supported: [...capabilities] });
+  const m = message as unknown as Record<string, unknown>;
+  const missing = (REQUIRED_BY_KIND[message.kind] ?? []).filter((f) => m[f] === undefined || m[f] === null || m[f] === "");
+  if (missing.length) {
+    throw new Errors.ValidationError(
+      "Parameters validation error!",
+      "VALIDATION_ERROR",
+      missing.map((f) => ({ type: "required", field: `message.${f}`, message: `The 'message.${f}' field is required for ${message.kind} messages.` })),
+    );
+  }
+}
+
+const id = { type: "number", integer: true, positive: true, convert: true } as const;
+const optionalString = { type: "string", optional: true } as const;
+const providerId = { type: "string", min: 1, max: 255 } as const;
+const ref = { tenantId: id, connectionId: id } as const;
+const settings = { type: "object" } as const;
+const media = {
+  type: "object",
+  props: {
+    path: optionalString,
+    url: optionalString,
+    data: optionalString,
+    mimeType: { type: "string", min: 1 },
+    fileName: optionalString,
+    size: { type: "number", optional: true, min: 0 },
+  },
+} as const;
+
+/**
+ * fastest-validator params of the five channel actions: every channel declares them as is
+ * (`params: channelActionParams.send`), so the core gets the same validation from every plugin.
+ */
+export const channelActionParams = {
+  connect: { ...ref, settings },
+  disconnect: { ...ref },
+  status: { ...ref },
+  send: {
+    ...ref,
+    to: { type: "object", props: { externalId: { type: "string", min: 1 } } },
+    message: {
+      type: "object",
+      props: {
+        kind: { type: "enum", values: [...CHANNEL_CAPABILITIES] },
+        body: optionalString,
+        media: { ...media, optional: true },
+        replyToProviderId: { ...optionalString },
+        targetProviderId: { ...optionalString },
+        emoji: optionalString,
+        name: optionalString,
+        language: optionalString,
+        parameters: { type: "array", optional: true },
+      },
+    },
+    messageId: { ...id, optional: true },
+  },
+  test: { tenantId: id, settings },
+} as const;
+
+/**
+ * fastest-validator params of the core's channel actions (channels.inbound / ack / status):
+ * the core's `channels` service declares these, and the conformance kit's fake core too.
+ */
+export const coreChannelParams = {
+  inbound: {
+    ...ref,
+    providerMessageId: providerId,
+    timestamp: { type: "number", positive: true, integer: true },
+    from: {
+      type: "object",
+      props: {
+        externalId: { type: "string", min: 1 },
+        name: optionalString,
+        phone: optionalString,
+        email: optionalString,
+        avatarUrl: optionalString,
+      },
+    },
+    body: optionalString,
+    media: { ...media, optional: true },
+    location: { type: "object", optional: true, props: { latitude: "number", longitude: "number", name: optionalString } },
+    contactCard: { type: "object", optional: true, props: { name: "string", phone: optionalString } },
+    replyToProviderId: optionalString,
+    isGroup: { type: "boolean", optional: true },
+  },
+  ack: {
+    ...ref,
+    providerMessageId: providerId,
+    status: { type: "enum", values: ["sent", "delivered", "read", "failed"] },
+    reason: optionalString,
+    timestamp: { type: "number", optional: true, positive: true },
+  },
+  status: {
+    ...ref,
+    status: { type: "enum", values: [...CONNECTION_STATUSES] },
+    qrcode: optionalString,
+    detail: optionalString,
+  },
+} as const;

@@ -1,0 +1,219 @@
+/**
+ * The plugin manifest: the `platform` block of a plugin's package.json. It tells the host,
+ * the shell and the marketplace what they need to know without running the plugin's code:
+ * identity, kind, licence tier, the core API range it was built for, its UI remotes, the
+ * settings schema of its connections, who sees it.
+ *
+ * How to extend: add optional fields only, and accept them in `validateManifest` (unknown
+ * fields are refused, so a typo like `settingSchema` never passes silently). A field that
+ * older hosts must understand is a new major of CORE_API_VERSION.
+ */
+import * as semver from "semver";
+import Validator from "fastest-validator";
+import { CHANNEL_CAPABILITIES, ChannelCapability } from "./channel-contract";
+
+/** The version of the contract between core and plugins that this SDK (and the core using it) offers. */
+export const CORE_API_VERSION = "1.0.0";
+
+export const PLUGIN_KINDS = ["channel", "campaign", "ai", "chatbot", "report", "module"] as const;
+export type PluginKind = (typeof PLUGIN_KINDS)[number];
+
+/** Licence tiers, lowest first (same order as the core's licence). */
+export const PLUGIN_TIERS = ["FREE", "BASIC", "PLUS", "PREMIUM"] as const;
+export type PluginTier = (typeof PLUGIN_TIERS)[number];
+
+/** Profiles a plugin can be shown to; platform-level users (super, support) count as admin. */
+export const PLUGIN_PROFILES = ["user", "supervisor", "admin"] as const;
+export type PluginProfile = (typeof PLUGIN_PROFILES)[number];
+
+export const MANIFEST_LOCALES = ["pt-BR", "en", "es", "ru"] as const;
+export type ManifestLocale = (typeof MANIFEST_LOCALES)[number];
+
+/** kebab-case: lowercase words of letters and digits joined by single hyphens. */
+export const PLUGIN_ID_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+export const PLUGIN_ID_MAX = 64;
+
+export type DisplayName = { "pt-BR": string } & Partial<Record<Exclude<ManifestLocale, "pt-BR">, string>>;
+
+export interface PluginUi {
+  /** The remote's entry file, relative to the plugin's UI build (e.g. "remoteEntry.js"). */
+  remoteEntry?: string;
+  /** Modules the remote exposes, e.g. ["ConnectForm", "SettingsPanel"]. */
+  exposes: string[];
+}
+
+export interface ChannelManifest {
+  /** Message kinds the channel can send; `send` of any other kind throws ERR_CHANNEL_UNSUPPORTED. */
+  capabilities: ChannelCapability[];
+  /**
+   * The connection `type` this channel serves (the spec's channel types: "webchat",
+   * "telegram", …). Default: the id without its "channel-" prefix.
+   */
+  type?: string;
+}
+
+/** The `platform` block, as written in package.json. */
+export interface PlatformBlock {
+  id: string;
+  kind: PluginKind;
+  tier: PluginTier;
+  /** semver range of CORE_API_VERSION the plugin needs, e.g. "^1.0.0". */
+  coreApi: string;
+  displayName: DisplayName;
+  ui?: PluginUi;
+  /** fastest-validator schema of the type-specific settings of a connection (channels). */
+  settingsSchema?: Record<string, unknown>;
+  permissions?: string[];
+  /** Who sees the plugin in the shell; absent means every profile. */
+  profiles?: PluginProfile[];
+  /** Required when kind is "channel". */
+  channel?: ChannelManifest;
+}
+
+/** A validated manifest: the platform block plus the package's name and version. */
+export interface PluginManifest extends PlatformBlock {
+  /** npm package name. */
+  packageName: string;
+  /** The package's semver version; its major is the service's Moleculer `version`. */
+  version: string;
+}
+
+export type ManifestResult = { ok: true; manifest: PluginManifest } | { ok: false; errors: string[] };
+
+const PLATFORM_FIELDS = ["id", "kind", "tier", "coreApi", "displayName", "ui", "settingsSchema", "permissions", "profiles", "channel"];
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+const isNonEmptyString = (x: unknown): x is string => typeof x === "string" && x.trim().length > 0;
+const quote = (x: unknown) => JSON.stringify(x) ?? String(x);
+
+/** True when this core's API version (or `version`) satisfies the plugin's `coreApi` range. */
+export function isCoreApiCompatible(range: string, version: string = CORE_API_VERSION): boolean {
+  if (typeof range !== "string" || semver.validRange(range) === null) return false;
+  return semver.satisfies(version, range);
+}
+
+/** The connection type a channel manifest serves (see ChannelManifest.type). */
+export function channelTypeOf(manifest: Pick<PlatformBlock, "id" | "channel">): string {
+  return manifest.channel?.type ?? manifest.id.replace(/^channel-/, "");
+}
+
+function checkStringList(errors: string[], field: string, value: unknown, opts: { allowed?: readonly string[]; pattern?: RegExp; nonEmpty?: boolean } = {}) {
+  if (!Array.isArray(value)) {
+    errors.push(`${field} must be an array of strings`);
+    return;
+  }
+  if (opts.nonEmpty && value.length === 0) errors.push(`${field} must not be empty`);
+  const seen = new Set<string>();
+  value.forEach((v, i) => {
+    if (!isNonEmptyString(v)) errors.push(`${field}[${i}] must be a non-empty string`);
+    else if (opts.allowed && !opts.allowed.includes(v)) errors.push(`${field}[${i}] ${quote(v)} is not one of ${opts.allowed.join(", ")}`);
+    else if (opts.pattern && !opts.pattern.test(v)) errors.push(`${field}[${i}] ${quote(v)} must match ${opts.pattern}`);
+    else if (seen.has(v)) errors.push(`${field}[${i}] ${quote(v)} is repeated`);
+    if (typeof v === "string") seen.add(v);
+  });
+}
+
+/** A fastest-validator schema compiles, or the reason it does not. */
+function settingsSchemaError(schema: Record<string, unknown>): string | null {
+  try {
+    new Validator().compile(schema as never);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/**
+ * Validates a plugin's package.json (already parsed) and returns its manifest, or every
+ * problem found, each naming its field (`platform.coreApi must be a semver range`).
+ * It does not check the coreApi range against this core: see isCoreApiCompatible.
+ */
+export function validateManifest(pkgJson: unknown): ManifestResult {
+  const errors: string[] = [];
+  if (!isObject(pkgJson)) return { ok: false, errors: ["package.json must be a JSON object"] };
+
+  if (!isNonEmptyString(pkgJson.name)) errors.push("name must be a non-empty string");
+  if (typeof pkgJson.version !== "string" || semver.valid(pkgJson.version) === null) errors.push(`version must be a semver version (got ${quote(pkgJson.version)})`);
+
+  const p = pkgJson.platform;
+  if (!isObject(p)) return { ok: false, errors: [...errors, "platform must be an object (the plugin manifest)"] };
+
+  for (const k of Object.keys(p)) if (!PLATFORM_FIELDS.includes(k)) errors.push(`platform.${k} is not a manifest field (known: ${PLATFORM_FIELDS.join(", ")})`);
+
+  if (!isNonEmptyString(p.id)) errors.push("platform.id must be a non-empty string");
+  else if (!PLUGIN_ID_PATTERN.test(p.id) || p.id.length > PLUGIN_ID_MAX) errors.push(`platform.id ${quote(p.id)} must be kebab-case (e.g. "channel-webchat"), at most ${PLUGIN_ID_MAX} characters`);
+
+  if (!(PLUGIN_KINDS as readonly unknown[]).includes(p.kind)) errors.push(`platform.kind must be one of ${PLUGIN_KINDS.join(", ")} (got ${quote(p.kind)})`);
+  if (!(PLUGIN_TIERS as readonly unknown[]).includes(p.tier)) errors.push(`platform.tier must be one of ${PLUGIN_TIERS.join(", ")} (got ${quote(p.tier)})`);
+
+  if (typeof p.coreApi !== "string" || !p.coreApi.trim() || semver.validRange(p.coreApi) === null) errors.push(`platform.coreApi must be a semver range, e.g. "^1.0.0" (got ${quote(p.coreApi)})`);
+
+  if (!isObject(p.displayName)) errors.push('platform.displayName must be an object of texts by locale ("pt-BR" required)');
+  else {
+    if (!isNonEmptyString(p.displayName["pt-BR"])) errors.push('platform.displayName["pt-BR"] must be a non-empty string');
+    for (const [k, v] of Object.entries(p.displayName)) {
+      if (!(MANIFEST_LOCALES as readonly string[]).includes(k)) errors.push(`platform.displayName.${k} is not a locale (known: ${MANIFEST_LOCALES.join(", ")})`);
+      else if (k !== "pt-BR" && !isNonEmptyString(v)) errors.push(`platform.displayName.${k} must be a non-empty string`);
+    }
+  }
+
+  if (p.ui !== undefined) {
+    if (!isObject(p.ui)) errors.push("platform.ui must be an object");
+    else {
+      for (const k of Object.keys(p.ui)) if (k !== "remoteEntry" && k !== "exposes") errors.push(`platform.ui.${k} is not a ui field (known: remoteEntry, exposes)`);
+      if (p.ui.remoteEntry !== undefined && (!isNonEmptyString(p.ui.remoteEntry) || p.ui.remoteEntry.includes(".."))) errors.push("platform.ui.remoteEntry must be a relative file path without '..'");
+      checkStringList(errors, "platform.ui.exposes", p.ui.exposes, { pattern: /^[A-Za-z][A-Za-z0-9]*$/ });
+    }
+  }
+
+  if (p.settingsSchema !== undefined) {
+    if (!isObject(p.settingsSchema)) errors.push("platform.settingsSchema must be a fastest-validator schema object");
+    else {
+      const why = settingsSchemaError(p.settingsSchema);
+      if (why) errors.push(`platform.settingsSchema is not a valid fastest-validator schema: ${why}`);
+    }
+  }
+
+  if (p.permissions !== undefined) checkStringList(errors, "platform.permissions", p.permissions);
+  if (p.profiles !== undefined) checkStringList(errors, "platform.profiles", p.profiles, { allowed: PLUGIN_PROFILES, nonEmpty: true });
+
+  if (p.kind === "channel") {
+    if (!isObject(p.channel)) errors.push("platform.channel must be an object with capabilities when kind is channel");
+    else {
+      for (const k of Object.keys(p.channel)) if (k !== "capabilities" && k !== "type") errors.push(`platform.channel.${k} is not a channel field (known: capabilities, type)`);
+      checkStringList(errors, "platform.channel.capabilities", p.channel.capabilities, { allowed: CHANNEL_CAPABILITIES, nonEmpty: true });
+      if (p.channel.type !== undefined && (!isNonEmptyString(p.channel.type) || !/^[A-Za-z0-9_-]{1,64}$/.test(p.channel.type))) {
+        errors.push("platform.channel.type must be 1-64 letters, digits, '-' or '_'");
+      }
+    }
+  } else if (p.channel !== undefined && (PLUGIN_KINDS as readonly unknown[]).includes(p.kind)) {
+    errors.push("platform.channel is only for plugins of kind channel");
+  }
+
+  if (errors.length) return { ok: false, errors };
+
+  const manifest: PluginManifest = {
+    packageName: pkgJson.name as string,
+    version: pkgJson.version as string,
+    id: p.id as string,
+    kind: p.kind as PluginKind,
+    tier: p.tier as PluginTier,
+    coreApi: p.coreApi as string,
+    displayName: { ...(p.displayName as DisplayName) },
+  };
+  if (p.ui !== undefined) manifest.ui = { ...(p.ui as unknown as PluginUi), exposes: [...((p.ui as { exposes: string[] }).exposes)] };
+  if (p.settingsSchema !== undefined) manifest.settingsSchema = p.settingsSchema as Record<string, unknown>;
+  if (p.permissions !== undefined) manifest.permissions = [...(p.permissions as string[])];
+  if (p.profiles !== undefined) manifest.profiles = [...(p.profiles as PluginProfile[])];
+  if (p.channel !== undefined) {
+    const ch = p.channel as unknown as ChannelManifest;
+    manifest.channel = { capabilities: [...ch.capabilities], ...(ch.type !== undefined ? { type: ch.type } : {}) };
+  }
+  return { ok: true, manifest };
+}
+
+/** The package.json shape a manifest comes from (the inverse of validateManifest). */
+export function toPackageJson(manifest: PluginManifest): { name: string; version: string; platform: PlatformBlock } {
+  const { packageName, version, ...platform } = manifest;
+  return { name: packageName, version, platform };
+}
