@@ -117,7 +117,10 @@
 
   var style = el("style");
   style.textContent = css;
-  var button = el("button", { id: "oa-webchat-button", type: "button", "aria-label": "Chat" }, "💬");
+  var button = el("button", { id: "oa-webchat-button", type: "button", "aria-label": "Chat" });
+  // An SVG, not an emoji: a site's visitors may have no emoji font.
+  button.innerHTML =
+    '<svg width="26" height="26" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z"/></svg>';
   var panel = el("div", { id: "oa-webchat-panel", role: "dialog" });
   var head = el("div", { id: "oa-webchat-head" }, "");
   var log = el("div", { id: "oa-webchat-log", "aria-live": "polite" });
