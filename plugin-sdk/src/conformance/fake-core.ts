@@ -87,6 +87,14 @@ export function createFakeCore(): FakeCore {
           return { ok: true };
         },
       },
+      /** Tokens of the form "conformance:<tenantId>:<connectionId>" resolve to that connection. */
+      resolveToken: {
+        handler(ctx) {
+          const m = /^conformance:(\d+):(\d+)$/.exec(String((ctx.params as { token?: unknown }).token ?? ""));
+          if (!m) return null;
+          return { tenantId: Number(m[1]), connectionId: Number(m[2]), name: "conformance", status: "connected", settings: {} };
+        },
+      },
     },
   };
   return core;
