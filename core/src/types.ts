@@ -62,5 +62,10 @@ declare module "moleculer" {
      * a web-chat widget token.
      */
     resource?: string;
+    /**
+     * "public": other sites may call it from a browser (CORS `*`, cross-origin resource
+     * policy). Only for anonymous actions (`access: "public"`): no credentials are involved.
+     */
+    cors?: "public";
   }
 }

@@ -69,6 +69,20 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
   }
 
 
+  function setPublicCors(res: ServerResponse) {
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    res.setHeader("Cross-Origin-Resource-Policy", "cross-origin");
+  }
+
+  /** Whether the route at url/method is an action declared `cors: "public"` (and anonymous). */
+  function isPublicCors(svc: any, url: string, method: string): boolean {
+    const found = svc.resolveAlias(url, method) as { alias: { action?: string } } | false;
+    if (!found || !found.alias.action) return false;
+    const list = svc.broker.registry.getActionEndpoints(found.alias.action) as { endpoints?: Array<{ action: { cors?: string; access?: string } }> } | undefined;
+    const action = list?.endpoints?.[0]?.action;
+    return action?.cors === "public" && action.access === "public";
+  }
+
   /** Same origin by default: a browser request from another origin is refused unless listed. */
   function originAllowed(req: IncomingMessage): boolean {
     const origin = req.headers.origin;
@@ -88,9 +102,24 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
    * The four request steps in one route middleware: moleculer-web chains route middlewares
    * through promises, one hop each, and this path runs on every call.
    */
-  function requestPipeline(req: IncomingMessage, res: ServerResponse, done: (err?: unknown) => void) {
+  function requestPipeline(this: any, req: IncomingMessage & { parsedUrl?: string }, res: ServerResponse, done: (err?: unknown) => void) {
     for (let i = 0; i < API_HEADERS.length; i++) res.setHeader(API_HEADERS[i][0], API_HEADERS[i][1]);
-    if (req.headers.origin !== undefined && !originAllowed(req)) return done(new AppError("ERR_ORIGIN_NOT_ALLOWED", { origin: req.headers.origin }));
+    if (req.headers.origin !== undefined && !originAllowed(req)) {
+      // Another site may call only actions that declare `cors: "public"` (anonymous, no
+      // credentials: a web-chat widget embedded on a customer's site).
+      const method = req.method === "OPTIONS" ? String(req.headers["access-control-request-method"] ?? "") : req.method;
+      if (!isPublicCors(this, req.parsedUrl ?? req.url ?? "", method ?? "GET")) {
+        return done(new AppError("ERR_ORIGIN_NOT_ALLOWED", { origin: req.headers.origin }));
+      }
+      setPublicCors(res);
+      if (req.method === "OPTIONS") {
+        res.setHeader("Access-Control-Allow-Methods", "GET, POST");
+        res.setHeader("Access-Control-Allow-Headers", "Content-Type");
+        res.setHeader("Access-Control-Max-Age", "600");
+        res.writeHead(204);
+        return res.end();
+      }
+    }
     if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) return done();
     jsonBody(req, res, (err?: unknown) => (err ? done(err) : formBody(req, res, done)));
   }
@@ -132,8 +161,10 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
           use: [requestPipeline],
           // The request deadline is the socket timeout (see started); calls to other nodes are bounded by CoarseTimeout.
           callOptions: { timeout: 0 },
-          onBeforeCall(ctx: { meta: Meta & Record<string, unknown> }, _route: unknown, req: Req) {
+          onBeforeCall(ctx: { meta: Meta & Record<string, unknown> }, _route: unknown, req: Req, res: ServerResponse) {
             ctx.meta.$api = true;
+            // Public widget routes can be loaded by other sites (a <script> sends no Origin).
+            if ((req.$action as { cors?: string } | undefined)?.cors === "public" && req.$action?.access === "public") setPublicCors(res);
             ctx.meta.locale = localeOf(req);
             ctx.meta.ip = clientIp(req, cfg.trustProxy);
             const ua = req.headers["user-agent"];

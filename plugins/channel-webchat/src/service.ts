@@ -124,6 +124,7 @@ export const webchatChannelPlugin = definePlugin({
       widget: {
         rest: "GET /webchat/widget.js",
         access: "public",
+        cors: "public",
         handler(ctx: Ctx) {
           ctx.meta.$responseType = "application/javascript; charset=utf-8";
           ctx.meta.$responseHeaders = { "Cache-Control": "public, max-age=300" };
@@ -133,6 +134,7 @@ export const webchatChannelPlugin = definePlugin({
       config: {
         rest: "GET /webchat/:token/config",
         access: "public",
+        cors: "public",
         resource: "public",
         params: tokenParam,
         async handler(this: any, ctx: Ctx<{ token: string }>) {
@@ -167,6 +169,7 @@ export const webchatChannelPlugin = definePlugin({
       session: {
         rest: "POST /webchat/:token/session",
         access: "public",
+        cors: "public",
         resource: "public",
         params: { ...tokenParam, name: { type: "string", max: 120, optional: true } },
         async handler(this: any, ctx: Ctx<{ token: string }>) {
@@ -178,6 +181,7 @@ export const webchatChannelPlugin = definePlugin({
       visitorSend: {
         rest: "POST /webchat/:token/messages",
         access: "public",
+        cors: "public",
         resource: "public",
         params: {
           ...tokenParam,
@@ -204,6 +208,7 @@ export const webchatChannelPlugin = definePlugin({
       visitorPoll: {
         rest: "GET /webchat/:token/messages",
         access: "public",
+        cors: "public",
         resource: "public",
         params: {
           ...tokenParam,

@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as http from "node:http";
 import { chromium, Browser } from "playwright-core";
 import { io as ioClient } from "socket.io-client";
 import { startCore, createTenant, TestCore, TenantFixture } from "../../../core/test/helpers";
@@ -73,6 +74,45 @@ describe("web-chat widget in Chromium", () => {
     } finally {
       agent.disconnect();
       await page.close();
+    }
+  });
+
+  it("works embedded on another site (cross-origin), while that site still cannot call the agents' API", async () => {
+    const site = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><html><body><h1>Loja parceira</h1><script src="${t.url}/api/webchat/widget.js" data-token="${token}"></script></body></html>`);
+    });
+    await new Promise<void>((r) => site.listen(0, "127.0.0.1", () => r()));
+    const siteUrl = `http://localhost:${(site.address() as { port: number }).port}/`;
+    const page = await browser.newPage();
+    const failed: string[] = [];
+    page.on("requestfailed", (r) => failed.push(r.url()));
+    try {
+      await page.goto(siteUrl);
+      await page.click("#oa-webchat-button");
+      await page.fill("#oa-webchat-input", "Oi, vim do site parceiro");
+      await page.click("#oa-webchat-send");
+      await page.waitForSelector(".oa-msg.oa-out");
+      // The message reached the core as a ticket of this tenant.
+      const t0 = Date.now();
+      let found = false;
+      while (!found && Date.now() - t0 < 10_000) {
+        const r = await t.api.get("/tickets?status=pending&showAll=true", f.admin);
+        found = r.body.tickets.some((x: { lastMessage: string }) => x.lastMessage === "Oi, vim do site parceiro");
+        if (!found) await new Promise((r2) => setTimeout(r2, 100));
+      }
+      expect(found).toBe(true);
+      expect(failed).toEqual([]);
+      // The same site calling an agent route is refused by the same-origin rule.
+      const status = await page.evaluate(async (api) => {
+        const r = await fetch(`${api}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "x@y.z", password: "Abcdefg1" }) }).catch(() => null);
+        return r ? r.status : "blocked";
+      }, t.url);
+      expect(status).toBe("blocked"); // preflight refused: no CORS for agent routes
+      await page.screenshot({ path: path.join(ARTIFACTS, "webchat-widget-cross-origin.png") });
+    } finally {
+      await page.close();
+      site.close();
     }
   });
 });
