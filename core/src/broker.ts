@@ -26,6 +26,7 @@ import { createPluginsService } from "./services/plugins.service";
 import { createTicketsService } from "./services/tickets.service";
 import { createMessagesService } from "./services/messages.service";
 import { createChannelsService } from "./services/channels.service";
+import { createFilesService } from "./services/files.service";
 import { createRealtimeService } from "./services/realtime.service";
 
 /** Service groups a node can run (SERVICES). */
@@ -47,6 +48,7 @@ export const SERVICE_GROUPS = {
     createTicketsService,
     createMessagesService,
     createChannelsService,
+    createFilesService,
   ],
   /** The plugin host: discovers, validates and starts plugin services. */
   plugins: [createPluginsService],

@@ -239,4 +239,24 @@ describe("conversations through the web chat channel (MariaDB)", () => {
     }
     expect((await t.api.get("/tickets?status=pending,open&showAll=true", b.admin)).body.tickets).toEqual([]);
   });
+
+  it("a message's media is served to its tenant only, and paths cannot leave the tenant's folder", async () => {
+    const v = await visitor(t, conn.token);
+    await v.send("arquivo");
+    const ticket = (await pendingTickets(t, a.admin)).find((x) => x.lastMessage === "arquivo")!;
+    await t.api.put(`/tickets/${ticket.id}`, { status: "open" }, a.admin);
+    const content = "conteúdo do arquivo";
+    const sent = await t.api.post(`/messages/${ticket.id}`, { body: "segue", medias: [{ fileName: "nota.txt", mimeType: "text/plain", data: Buffer.from(content).toString("base64") }] }, a.admin);
+    expect(sent.status).toBe(201);
+    // Web chat sends no media: the message is kept as failed, with the reason.
+    expect(sent.body).toMatchObject({ status: "failed", failReason: "ERR_CHANNEL_UNSUPPORTED", mediaType: "document" });
+    const url = sent.body.media.url as string;
+    const own = await fetch(t.url + url, { headers: { authorization: `Bearer ${a.admin.token}`, "x-session-id": a.admin.sessionId } });
+    expect(own.status).toBe(200);
+    expect(await own.text()).toBe(content);
+    const foreign = await fetch(t.url + url, { headers: { authorization: `Bearer ${b.admin.token}`, "x-session-id": b.admin.sessionId } });
+    expect(foreign.status).toBe(404);
+    const escape = await t.api.get(`/files/${encodeURIComponent("../../.jwt-secret")}`, a.admin);
+    expect(escape.status).toBe(404);
+  });
 });
