@@ -9,6 +9,7 @@ import * as os from "node:os";
 import * as fs from "node:fs";
 import { pathToFileURL } from "node:url";
 import { childEnv } from "@openatende/config";
+import { io as ioClient } from "socket.io-client";
 import { dropDatabase, uid, ApiClient } from "./helpers";
 
 const root = path.resolve(__dirname, "../..");
@@ -68,15 +69,16 @@ describe("cluster mode over NATS", () => {
   };
   let coreNode: Node | undefined;
   let apiNode: Node | undefined;
+  let apiNode2: Node | undefined;
 
   afterAll(async () => {
-    await Promise.all([stopNode(apiNode), stopNode(coreNode)]);
+    await Promise.all([stopNode(apiNode), stopNode(apiNode2), stopNode(coreNode)]);
     await dropDatabase(db);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("a login through the gateway node is served by the core node", async () => {
-    coreNode = startNode({ ...common, NODE_ID: `core-${tag}`, SERVICES: "core", SEED: "true" }, /node core-\S+ running services/);
+    coreNode = startNode({ ...common, NODE_ID: `core-${tag}`, SERVICES: "core,plugins", SEED: "true" }, /node core-\S+ running services/);
     await coreNode.ready;
     apiNode = startNode({ ...common, NODE_ID: `api-${tag}`, SERVICES: "api", PORT: "0", HOST: "127.0.0.1" }, /API ready at (\S+)\/api/);
     const url = await apiNode.ready;
@@ -113,5 +115,52 @@ describe("cluster mode over NATS", () => {
     const stale = await api.get("/users", auth);
     expect(stale.status).toBe(401);
     expect(stale.body.error).toBe("ERR_SESSION_EXPIRED_LOGGED_ELSEWHERE");
+  }, 120_000);
+
+  it("two gateway nodes share socket rooms through the Redis adapter", async () => {
+    apiNode2 = startNode({ ...common, NODE_ID: `api2-${tag}`, SERVICES: "api", PORT: "0", HOST: "127.0.0.1" }, /API ready at (\S+)\/api/);
+    const url2 = await apiNode2.ready;
+    const url1 = await apiNode!.ready;
+    const api1 = new ApiClient(url1);
+    const api2 = new ApiClient(url2);
+    let login = await api2.post("/auth/login", { email: "admin@demo.com", password: "Cluster123" });
+    for (let i = 0; i < 100 && login.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      login = await api2.post("/auth/login", { email: "admin@demo.com", password: "Cluster123" });
+    }
+    expect(login.status).toBe(200);
+    const admin = { token: login.body.token, sessionId: login.body.sessionId, userId: login.body.userId, tenantId: login.body.tenantId };
+    // The agent's socket lives on gateway 2 ...
+    const events: Array<{ event: string; payload: any }> = [];
+    const socket = ioClient(url2, { path: "/socket.io", transports: ["websocket"], auth: { token: admin.token, sessionId: admin.sessionId }, reconnection: false });
+    socket.onAny((event, payload) => events.push({ event, payload }));
+    await new Promise((resolve, reject) => {
+      socket.on("ready", resolve);
+      socket.on("connect_error", reject);
+    });
+    try {
+      // ... while the visitor talks to gateway 1.
+      const conn = await api2.post("/connections", { name: `Site ${tag}`, type: "channel-webchat" }, admin);
+      expect(conn.status).toBe(201);
+      let session = await api1.post(`/webchat/${conn.body.token}/session`, {});
+      for (let i = 0; i < 50 && session.status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        session = await api1.post(`/webchat/${conn.body.token}/session`, {});
+      }
+      expect(session.status).toBe(200);
+      // Each push is taken by one of the two gateways (a balanced event): without the adapter
+      // about half of them would never reach a socket held by the other node.
+      for (let i = 0; i < 8; i++) {
+        const sent = await api1.post(`/webchat/${conn.body.token}/messages`, { visitorId: session.body.visitorId, body: `olá do nó 1 (${i})`, clientMessageId: `m${i}` });
+        expect(sent.status).toBe(201);
+      }
+      const t0 = Date.now();
+      const got = () => events.filter((e) => e.event === `${admin.tenantId}:appMessage` && e.payload?.action === "create").length;
+      while (got() < 8 && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 50));
+      expect(got()).toBe(8);
+      expect(events.find((e) => e.payload?.type === "chat:create")?.payload.payload.body).toBe("olá do nó 1 (0)");
+    } finally {
+      socket.disconnect();
+    }
   }, 120_000);
 });
