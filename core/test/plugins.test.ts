@@ -11,7 +11,7 @@ import { startCore, createTenant, TestCore, TenantFixture, Res } from "./helpers
 import { createPluginsService } from "../src/services/plugins.service";
 import fixtureChannel from "./fixtures-plugins/channel-fixture/src/service";
 
-const FIXTURES = process.env.FIXDIR ?? path.join(__dirname, "fixtures-plugins");
+const FIXTURES = path.join(__dirname, "fixtures-plugins");
 
 // The good fixture honours the channel contract: the same kit every channel plugin runs.
 runChannelConformance({
@@ -98,6 +98,11 @@ describe("plugin host on mariadb", () => {
       expect(refused["channel-fixture-throws"]).toMatchObject({ id: "channel-throws", reason: "its service failed to create: fixture: the provider library is missing" });
       expect(refused["module-fixture-start-fails"]).toMatchObject({ id: "module-start-fails", reason: "its service failed to start: fixture: cannot reach its database" });
       expect(refused.untagged).toMatchObject({ id: "module-untagged", reason: "entry failed to load: the entry does not export a definePlugin() object (tag $$openatendePlugin: 1)" });
+    });
+
+    it("loads every bundled plugin of the repo's plugins/ folder", async () => {
+      const bundled = ((await t.core.broker.call("plugins.registry")) as PluginRecord[]).filter((r) => r.folder.startsWith(path.join(t.config.rootDir, "plugins") + path.sep));
+      expect(bundled.filter((r) => r.status !== "loaded").map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
     });
 
     it("logs one clear line per refused plugin", () => {
@@ -191,8 +196,9 @@ describe("plugin host on mariadb", () => {
       expect((await t.api.get<InstalledPlugin[]>("/plugins", plus2.admin)).body.find((p) => p.id === "channel-fixture")?.enabled).toBe(true);
       expect((await t.api.get<InstalledPlugin[]>("/plugins", free.admin)).body.find((p) => p.id === "channel-fixture")).toMatchObject({ enabled: true, tierAllowed: false });
 
-      expect(await t.core.broker.call("plugins.isEnabled", { tenantId: plus.tenantId, id: "channel-fixture" })).toEqual({ enabled: false, reason: "disabled" });
-      expect(await t.core.broker.call("plugins.isEnabled", { tenantId: plus2.tenantId, id: "channel-fixture" })).toEqual({ enabled: true });
+      expect(await t.core.broker.call("plugins.availability", { tenantId: plus.tenantId, id: "channel-fixture" })).toEqual({ enabled: false, reason: "disabled" });
+      expect(await t.core.broker.call("plugins.isEnabled", { tenantId: plus.tenantId, id: "channel-fixture" })).toBe(false);
+      expect(await t.core.broker.call("plugins.isEnabled", { tenantId: plus2.tenantId, id: "channel-fixture" })).toBe(true);
 
       const on = await t.api.put("/plugins/channel-fixture/enabled", { enabled: true }, plus.admin);
       expect(on.body).toEqual({ id: "channel-fixture", enabled: true });
@@ -259,8 +265,11 @@ describe("plugin host on mariadb", () => {
       expect((await rejection(t.core.broker.call("plugins.channelFor", { type: "module-fixture" }))).type).toBe("ERR_PLUGIN_NOT_FOUND");
     });
 
-    it("isEnabled says why not, and with assert throws the matching error", async () => {
-      const call = (tenantId: number, id: string, assert?: boolean) => t.core.broker.call("plugins.isEnabled", { tenantId, id, assert });
+    it("availability says why not, isEnabled answers a boolean, and with assert both throw the matching error", async () => {
+      const call = (tenantId: number, id: string, assert?: boolean) => t.core.broker.call("plugins.availability", { tenantId, id, assert });
+      expect(await t.core.broker.call("plugins.isEnabled", { tenantId: free.tenantId, id: "module-fixture" })).toBe(true);
+      expect(await t.core.broker.call("plugins.isEnabled", { tenantId: free.tenantId, id: "channel-fixture" })).toBe(false);
+      expect((await rejection(t.core.broker.call("plugins.isEnabled", { tenantId: free.tenantId, id: "channel-fixture", assert: true }))).type).toBe("ERR_LICENSE_TIER_REQUIRED");
       expect(await call(free.tenantId, "module-fixture")).toEqual({ enabled: true });
       expect(await call(free.tenantId, "channel-fixture")).toEqual({ enabled: false, reason: "tier" });
       expect(await call(free.tenantId, "channel-throws")).toEqual({ enabled: false, reason: "refused" });

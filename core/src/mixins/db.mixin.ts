@@ -6,14 +6,28 @@ import { AppError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/codes";
 import type { Ctx } from "../types";
 
+type AdapterBase = new (...a: unknown[]) => { connect(): Promise<void>; disconnect(): Promise<void>; db?: unknown; model?: unknown; service?: { model?: unknown } };
+
 /**
- * The process shares one Sequelize instance; the adapter must not close it when one
- * service stops (the broker closes it once, on stop).
+ * An adapter over the process's one Sequelize instance. Moleculer deep-clones mixin schemas
+ * when it merges them, so an adapter holding the instance in a field would end up with a
+ * copy (and a second connection pool nobody closes); this one reaches the instance and the
+ * model through a closure, which a clone keeps. It never closes the shared instance: the
+ * broker does, once, on stop.
  */
-class SharedSequelizeAdapter extends (SequelizeAdapter as unknown as new (...a: unknown[]) => { disconnect(): Promise<void> }) {
-  override disconnect(): Promise<void> {
-    return Promise.resolve();
+function sharedAdapter(sequelize: Sequelize, model: ModelStatic<Model>) {
+  class SharedSequelizeAdapter extends (SequelizeAdapter as unknown as AdapterBase) {
+    override connect(): Promise<void> {
+      this.db = sequelize;
+      this.model = model;
+      if (this.service) this.service.model = model;
+      return Promise.resolve();
+    }
+    override disconnect(): Promise<void> {
+      return Promise.resolve();
+    }
   }
+  return new SharedSequelizeAdapter();
 }
 
 export interface TenantDbMethods<M extends Model> {
@@ -32,7 +46,7 @@ export interface TenantDbMethods<M extends Model> {
 export function tenantDbMixin<M extends Model>(sequelize: Sequelize, model: ModelStatic<M>): Partial<ServiceSchema> {
   return {
     mixins: [DbService as unknown as Partial<ServiceSchema>],
-    adapter: new SharedSequelizeAdapter(sequelize),
+    adapter: sharedAdapter(sequelize, model as unknown as ModelStatic<Model>),
     model,
     settings: { idField: "id" },
     actions: {
