@@ -1,6 +1,6 @@
 import { ServiceBroker, Errors, Context } from "moleculer";
 import { CORE_CHANNEL_ACTIONS, ERR_CHANNEL_UNSUPPORTED, InboundMessage } from "./channel-contract";
-import { ack, call, callChannel, channelActionParams, ChannelUnsupportedError, checkOutbound, coreChannelParams, emit, inbound, reportStatus } from "./helpers";
+import { ack, call, callChannel, channelActionParams, ChannelUnsupportedError, checkOutbound, coreChannelParams, emit, inbound, reportStatus, resolveToken } from "./helpers";
 
 /** A broker with a recording "channels" core and a "plugins" stub; answers what was called with what. */
 function recordingBroker() {
@@ -20,11 +20,12 @@ function recordingBroker() {
       inbound: rec("channels.inbound", coreChannelParams.inbound, { messageId: 1, ticketId: 2, duplicate: false }),
       ack: rec("channels.ack", coreChannelParams.ack),
       status: rec("channels.status", coreChannelParams.status),
+      resolveToken: rec("channels.resolveToken", { token: "string" }, { tenantId: 1, connectionId: 2, name: "Site", status: "connected", settings: {} }),
     },
   });
   broker.createService({
     name: "plugins",
-    actions: { isEnabled: rec("plugins.isEnabled", undefined, { enabled: true }) },
+    actions: { isEnabled: rec("plugins.isEnabled", undefined, true) },
     events: {
       "plugins.changed"(ctx: Context) {
         events.push({ event: ctx.eventName!, payload: ctx.params });
@@ -64,6 +65,11 @@ describe("channel → core helpers", () => {
     ]);
   });
 
+  it("resolveToken calls channels.resolveToken with the token", async () => {
+    expect(await resolveToken(r.broker, "tok-123")).toEqual({ tenantId: 1, connectionId: 2, name: "Site", status: "connected", settings: {} });
+    expect(r.calls).toEqual([{ action: "channels.resolveToken", params: { token: "tok-123" } }]);
+  });
+
   it("works from inside an action, with the action's context", async () => {
     const b = new ServiceBroker({ logger: false });
     const seen: unknown[] = [];
@@ -82,7 +88,7 @@ describe("channel → core helpers", () => {
   });
 
   it("call, emit and callChannel are the broker's call/emit, typed", async () => {
-    expect(await call(r.broker, "plugins.isEnabled", { tenantId: 1, id: "channel-x" })).toEqual({ enabled: true });
+    expect(await call(r.broker, "plugins.isEnabled", { tenantId: 1, id: "channel-x" })).toBe(true);
     await emit(r.broker, "plugins.changed", { tenantId: 1, id: "channel-x", enabled: false });
     const sent = await callChannel(r.broker, "v3.channel-x", "send", { tenantId: 1, connectionId: 2, to: { externalId: "a" }, message: { kind: "text", body: "x" } });
     expect(sent).toEqual({ providerMessageId: "p1", timestamp: 1 });

@@ -24,6 +24,7 @@ import {
   InboundMessage,
   InboundResult,
   OutboundMessage,
+  ResolvedToken,
   SendParams,
   SendResult,
   StatusEvent,
@@ -39,7 +40,9 @@ export interface Actions {
   "channels.inbound": { params: InboundMessage; result: InboundResult };
   "channels.ack": { params: AckEvent; result: unknown };
   "channels.status": { params: StatusEvent; result: unknown };
-  "plugins.isEnabled": { params: { tenantId: number; id: string; assert?: boolean }; result: IsEnabledResult };
+  "channels.resolveToken": { params: { token: string }; result: ResolvedToken | null };
+  "plugins.isEnabled": { params: { tenantId: number; id: string; assert?: boolean }; result: boolean };
+  "plugins.availability": { params: { tenantId: number; id: string; assert?: boolean }; result: IsEnabledResult };
   "plugins.channelFor": { params: { type: string }; result: ChannelForResult };
   "plugins.get": { params: { id: string }; result: PluginRecord & { manifest: PluginManifest | null } };
   "plugins.registry": { params: Record<string, never>; result: PluginRecord[] };
@@ -104,6 +107,11 @@ export async function ack(ctx: Caller, evt: AckEvent, opts?: CallingOptions): Pr
 /** Tells the core the connection's status changed (qrcode, connected, disconnected, …). */
 export async function reportStatus(ctx: Caller, evt: StatusEvent, opts?: CallingOptions): Promise<void> {
   await ctx.call(CORE_CHANNEL_ACTIONS.status, evt, opts);
+}
+
+/** A connection's public token (widget, webhook URL) → its tenant, id, status and settings; null when unknown. */
+export function resolveToken(ctx: Caller, token: string, opts?: CallingOptions): Promise<ResolvedToken | null> {
+  return ctx.call(CORE_CHANNEL_ACTIONS.resolveToken, { token }, opts) as Promise<ResolvedToken | null>;
 }
 
 // --- errors and validation -----------------------------------------------------------------

@@ -52,6 +52,7 @@ export interface PluginRecord {
   service?: string;
 }
 
+/** plugins.availability (plugins.isEnabled answers just `enabled`). */
 export interface IsEnabledResult {
   /** True when the plugin is loaded, switched on for the tenant and allowed by its tier. */
   enabled: boolean;

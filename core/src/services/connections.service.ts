@@ -8,7 +8,8 @@ import type { CoreDeps } from "../deps";
 import { Ctx, isAdmin } from "../types";
 import { jsonColumn } from "../db/json-column";
 import { PlanLimits, assertWithinLimit } from "../licence/plans";
-import { pushRealtime, rooms } from "../realtime/push";
+import { pushRealtime } from "../realtime/push";
+import { adminOnlyRoom } from "./realtime.service";
 
 export interface ConnectionRow {
   id: number;
@@ -353,8 +354,10 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
         const c = await model.findOne({ where: { id: connectionId, tenantId } });
         if (!c) throw new AppError("ERR_CONNECTION_NOT_FOUND", { id: connectionId });
         await c.update({ status, qrcode: status === "qrcode" ? (qrcode ?? null) : null, statusDetail: detail?.slice(0, 255) ?? null });
+        // Admins only (not supervisors): the event carries the QR code that links a session,
+        // which the API shows to admins only.
         pushRealtime(ctx, {
-          rooms: [rooms.admins(tenantId)],
+          rooms: [adminOnlyRoom(tenantId)],
           event: `${tenantId}:whatsappSession`,
           payload: { action: "update", session: { id: connectionId, status, qrcode: status === "qrcode" ? qrcode : undefined, detail } },
         });

@@ -144,7 +144,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
         resource: "tickets",
         params: { ...ticketIdParam, pageNumber: { type: "number", integer: true, min: 1, max: 100000, optional: true, convert: true }, pageSize: { type: "number", integer: true, min: 1, max: 100, optional: true, convert: true } },
         async handler(ctx: Ctx<{ ticketId: number; pageNumber?: number; pageSize?: number }>) {
-          const ticket = (await ctx.call("tickets.visible", { id: ctx.params.ticketId })) as TicketRow;
+          const ticket = (await ctx.call("tickets.visible", { id: ctx.params.ticketId, cached: true })) as TicketRow;
           const pageSize = ctx.params.pageSize ?? 30;
           const pageNumber = ctx.params.pageNumber ?? 1;
           // Newest page first, read along the (ticket, providerTs, id) index; answered oldest first.
@@ -156,7 +156,8 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           });
           const hasMore = rows.length > pageSize;
           const page = rows.slice(0, pageSize).reverse();
-          if (pageNumber === 1 && ticket.unreadMessages > 0 && (ticket.userId === ctx.meta.user!.id || ticket.userId === null)) {
+          // Read by the agent who holds the ticket; an admin or supervisor looking in leaves it unread for them.
+          if (pageNumber === 1 && ticket.unreadMessages > 0 && ticket.userId === ctx.meta.user!.id) {
             await ctx.call("tickets.markRead", { tenantId: ticket.tenantId, ticketId: ticket.id });
             await model.update({ read: true }, { where: { tenantId: ticket.tenantId, ticketId: ticket.id, read: false, fromMe: false } });
           }
@@ -205,7 +206,10 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
         params: { ...idParam, body: { type: "string", min: 1, max: 65536 } },
         async handler(this: any, ctx: Ctx<{ id: number; body: string }>) {
           const { msg, ticket } = await this.loadOwnedMessage(ctx, ctx.params.id);
-          if (!msg.fromMe || msg.mediaType || msg.isDeleted || msg.status === "failed") throw new AppError("ERR_MESSAGE_EDIT_NOT_ALLOWED");
+          // Only one's own text messages: not the customer's, not another user's, not media.
+          if (!msg.fromMe || msg.userId !== ctx.meta.user!.id || msg.mediaType || msg.isDeleted || msg.status === "failed") {
+            throw new AppError("ERR_MESSAGE_EDIT_NOT_ALLOWED");
+          }
           if (msg.providerId) {
             const { service, connection } = await channelService(ctx, msg.connectionId);
             const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
@@ -274,13 +278,20 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           if (ctx.params.messageIds.length > MAX_FORWARD) throw new AppError("ERR_FORWARD_LIMIT", { field: "messageIds", max: MAX_FORWARD });
           const tenantId = ctx.meta.user!.tenantId;
           const sources: MessageRow[] = [];
-          for (const id of ctx.params.messageIds) sources.push((await this.loadOwnedMessage(ctx, id)).msg);
+          for (const id of ctx.params.messageIds) {
+            const { msg } = await this.loadOwnedMessage(ctx, id);
+            // A deleted message's text is gone for everyone: it is not sent on.
+            if (msg.isDeleted) throw new AppError("ERR_MESSAGE_NOT_FOUND", { id, reason: "deleted" });
+            sources.push(msg);
+          }
           sources.sort((a, b) => a.providerTs - b.providerTs || a.id - b.id);
           const connectionId = ctx.params.connectionId ?? sources[0].connectionId;
           const opened = (await ctx.call("tickets.create", { contactId: ctx.params.contactId, connectionId, status: "open" }, { meta: { ...ctx.meta, $api: false } }).catch(async (err: { type?: string; data?: { ticketId?: number } }) => {
             if (err.type === "ERR_CONTACT_OTHER_OPEN_TICKET" && err.data?.ticketId) return { id: err.data.ticketId };
             throw err;
           })) as { id: number };
+          // The nested create answers 201 through the shared meta; a forward answers 200 whether or not it opened a ticket.
+          ctx.meta.$statusCode = 200;
           const target = (await ctx.call("tickets.getInternal", { tenantId, id: opened.id })) as TicketRow;
           const out = [];
           for (const m of sources) {

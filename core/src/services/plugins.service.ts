@@ -12,7 +12,6 @@ import {
   channelTypeOf,
   emit,
 } from "@openatende/plugin-sdk";
-import { tenantDbMixin } from "../mixins/db.mixin";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import { AuthUser, Ctx, isAdmin } from "../types";
@@ -35,8 +34,12 @@ function profileOf(u: AuthUser): PluginProfile {
   return isAdmin(u) ? "admin" : (u.profile as PluginProfile);
 }
 
+/** Module Federation's default file name, for a plugin that exposes modules without naming its entry. */
+const DEFAULT_REMOTE_ENTRY = "remoteEntry.js";
+
 function remoteEntryUrl(p: LoadedPlugin): string | null {
-  const file = p.manifest.ui?.remoteEntry;
+  const ui = p.manifest.ui;
+  const file = ui?.remoteEntry ?? (ui?.exposes.length ? DEFAULT_REMOTE_ENTRY : undefined);
   return file ? `/api/plugins/${p.id}/remote/${file.replace(/^\.?\//, "")}` : null;
 }
 
@@ -68,6 +71,18 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
   const model = defineTenantPlugin(deps.sequelize);
   const dirs = [path.join(deps.config.rootDir, "plugins"), ...(opts.pluginDirs ?? [])];
   let registry = new PluginRegistry();
+
+  /**
+   * The caller's tenant. This service reads its one model directly rather than through
+   * tenantDbMixin: Moleculer deep-clones mixin schemas when merging them, so the mixin's
+   * adapter gets a copy of the shared Sequelize with a pool of its own that is never closed,
+   * and a service created after start (as tests do with this one) copies live connections.
+   */
+  function tenantOf(ctx: Ctx): number {
+    const tenantId = ctx.meta.user?.tenantId;
+    if (!tenantId) throw new AppError("ERR_SESSION_REQUIRED");
+    return tenantId;
+  }
 
   async function tenantTier(ctx: Ctx, tenantId: number): Promise<Tier> {
     try {
@@ -101,9 +116,25 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
     }
   }
 
+  async function availability(ctx: Ctx, tenantId: number, id: string, assert: boolean): Promise<IsEnabledResult> {
+    const p = registry.get(id);
+    let res: IsEnabledResult;
+    let tier: Tier | undefined;
+    if (!p) res = { enabled: false, reason: registry.refused(id) ? "refused" : "unknown" };
+    else if (!(await isSwitchedOn(tenantId, id))) res = { enabled: false, reason: "disabled" };
+    else if (!tierAtLeast((tier = await tenantTier(ctx, tenantId)), p.manifest.tier)) res = { enabled: false, reason: "tier" };
+    else res = { enabled: true };
+    if (assert && !res.enabled) {
+      if (res.reason === "unknown") throw new AppError("ERR_PLUGIN_NOT_FOUND", { id });
+      if (res.reason === "refused") throw new AppError("ERR_PLUGIN_UNAVAILABLE", { id });
+      if (res.reason === "disabled") throw new AppError("ERR_PLUGIN_DISABLED", { id });
+      throw new AppError("ERR_LICENSE_TIER_REQUIRED", { id, requiredTier: p!.manifest.tier, currentTier: tier });
+    }
+    return res;
+  }
+
   return {
     name: "plugins",
-    mixins: [tenantDbMixin(deps.sequelize, model)],
     settings: { rest: "/" },
 
     async started(this: any) {
@@ -123,7 +154,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         access: "admin",
         params: {},
         async handler(this: any, ctx: Ctx): Promise<InstalledPlugin[]> {
-          const tenantId: number = this.tenantOf(ctx);
+          const tenantId: number = tenantOf(ctx);
           const [tier, switches] = await Promise.all([tenantTier(ctx, tenantId), switchesOf(tenantId)]);
           return registry.loaded().map((p) => ({
             id: p.id,
@@ -143,7 +174,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         access: "user",
         params: {},
         async handler(this: any, ctx: Ctx): Promise<EnabledPlugin[]> {
-          const tenantId: number = this.tenantOf(ctx);
+          const tenantId: number = tenantOf(ctx);
           const profile = profileOf(ctx.meta.user!);
           const [tier, switches] = await Promise.all([tenantTier(ctx, tenantId), switchesOf(tenantId)]);
           return registry
@@ -161,7 +192,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         resource: "own",
         params: { id: pluginId, enabled: { type: "boolean", convert: true } },
         async handler(this: any, ctx: Ctx<{ id: string; enabled: boolean }>) {
-          const tenantId: number = this.tenantOf(ctx);
+          const tenantId: number = tenantOf(ctx);
           const p = registry.get(ctx.params.id);
           if (!p) throw new AppError("ERR_PLUGIN_NOT_FOUND", { id: ctx.params.id });
           await setSwitch(tenantId, p.id, ctx.params.enabled, ctx.meta.user?.id ?? null);
@@ -192,27 +223,23 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
 
       /**
        * Whether a tenant may use a plugin now: loaded, switched on and allowed by the
-       * tenant's tier. With `assert`, answers the reason as an error instead.
+       * tenant's tier, with the reason when not. With `assert`, a "no" is thrown instead:
+       * ERR_PLUGIN_NOT_FOUND, ERR_PLUGIN_UNAVAILABLE, ERR_PLUGIN_DISABLED or ERR_LICENSE_TIER_REQUIRED.
        */
+      availability: {
+        visibility: "public",
+        params: { tenantId: { type: "number", integer: true, positive: true }, id: pluginId, assert: { type: "boolean", optional: true } },
+        handler(ctx: Ctx<{ tenantId: number; id: string; assert?: boolean }>): Promise<IsEnabledResult> {
+          return availability(ctx, ctx.params.tenantId, ctx.params.id, !!ctx.params.assert);
+        },
+      },
+
+      /** The same check as a boolean (what the connections service asks before using a channel). */
       isEnabled: {
         visibility: "public",
         params: { tenantId: { type: "number", integer: true, positive: true }, id: pluginId, assert: { type: "boolean", optional: true } },
-        async handler(ctx: Ctx<{ tenantId: number; id: string; assert?: boolean }>): Promise<IsEnabledResult> {
-          const { tenantId, id } = ctx.params;
-          const p = registry.get(id);
-          let res: IsEnabledResult;
-          let tier: Tier | undefined;
-          if (!p) res = { enabled: false, reason: registry.refused(id) ? "refused" : "unknown" };
-          else if (!(await isSwitchedOn(tenantId, id))) res = { enabled: false, reason: "disabled" };
-          else if (!tierAtLeast((tier = await tenantTier(ctx, tenantId)), p.manifest.tier)) res = { enabled: false, reason: "tier" };
-          else res = { enabled: true };
-          if (ctx.params.assert && !res.enabled) {
-            if (res.reason === "unknown") throw new AppError("ERR_PLUGIN_NOT_FOUND", { id });
-            if (res.reason === "refused") throw new AppError("ERR_PLUGIN_UNAVAILABLE", { id });
-            if (res.reason === "disabled") throw new AppError("ERR_PLUGIN_DISABLED", { id });
-            throw new AppError("ERR_LICENSE_TIER_REQUIRED", { id, requiredTier: p!.manifest.tier, currentTier: tier });
-          }
-          return res;
+        async handler(ctx: Ctx<{ tenantId: number; id: string; assert?: boolean }>): Promise<boolean> {
+          return (await availability(ctx, ctx.params.tenantId, ctx.params.id, !!ctx.params.assert)).enabled;
         },
       },
 

@@ -25,6 +25,13 @@ export const SOCKET_CLIENT_OPTIONS = {
   timeout: 20000,
 } as const;
 
+/**
+ * Admins in the strict sense (spec §6: profile admin or super, or a support account), without
+ * the supervisors of `rooms.admins`: what only /configuracoes shows — a connection's QR code —
+ * goes here.
+ */
+export const adminOnlyRoom = (tenantId: number) => `${rooms.admins(tenantId)}:strict`;
+
 interface SocketUser {
   id: number;
   tenantId: number;
@@ -124,6 +131,7 @@ export function createRealtimeService(deps: CoreDeps): ServiceSchema {
         const u = socket.data.user as SocketUser;
         const join = [rooms.tenant(u.tenantId), rooms.user(u.tenantId, u.id), `session:${u.sessionId}`];
         if (["admin", "super", "supervisor"].includes(u.profile)) join.push(rooms.admins(u.tenantId));
+        if (["admin", "super"].includes(u.profile)) join.push(adminOnlyRoom(u.tenantId));
         try {
           const me = (await this.broker.call("users.getInternal", { id: u.id })) as { queues: number[]; tenantId: number } | null;
           if (!me || me.tenantId !== u.tenantId) {
@@ -131,11 +139,18 @@ export function createRealtimeService(deps: CoreDeps): ServiceSchema {
             return;
           }
           for (const q of me.queues ?? []) join.push(rooms.queue(u.tenantId, q));
-          if ((me as { isSupport?: boolean }).isSupport) join.push(rooms.admins(u.tenantId));
+          if ((me as { isSupport?: boolean }).isSupport) join.push(rooms.admins(u.tenantId), adminOnlyRoom(u.tenantId));
         } catch (err) {
           this.logger.warn(`realtime: could not read user ${u.id}: ${(err as Error).message}`);
         }
         await socket.join(join);
+        // A logout (or a login elsewhere) that landed while this socket was joining missed it:
+        // read the session's state again now that the socket is in its session room.
+        const state = await readSessionState(deps.redis(), u.sessionId).catch(() => undefined);
+        if (state && !state.active) {
+          socket.disconnect(true);
+          return;
+        }
         socket.emit("ready", { userId: u.id, tenantId: u.tenantId, rooms: join.length });
       });
     },

@@ -5,7 +5,8 @@ import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import { AuthUser, Ctx, isAdmin } from "../types";
 import { ACTIVE_STATUSES, LogType, Ticket, TicketRow, TicketStatus, TICKET_STATUSES, activeKey, defineTicketModels } from "../tickets/model";
-import { buildListQuery, mergePage, ListedRow } from "../tickets/list-query";
+import { listPage, ListedRow } from "../tickets/list-query";
+import { createListCache } from "../tickets/list-cache";
 import { formatProtocol, ProtocolFormat } from "../tickets/protocol";
 import { pushRealtime, ticketRooms } from "../realtime/push";
 
@@ -14,6 +15,7 @@ type Settings = {
   protocol: ProtocolFormat;
   ticketsOwnerOnly: boolean;
   botAndUnassignedAdminOnly: boolean;
+  hideContactInfo: boolean;
   pageSize: number;
 };
 
@@ -44,14 +46,17 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
   const { Ticket: TicketModel, TicketLog, TicketNote } = defineTicketModels(deps.sequelize);
 
   const plain = (t: Ticket) => t.get({ plain: true }) as TicketRow;
+  /** The caller's queues and the tenant's settings for list calls (short TTL, dropped on change events). */
+  const listCache = createListCache();
 
-  async function settingsOf(ctx: Ctx, tenantId: number): Promise<Settings> {
+  async function settingsOf(ctx: Ctx, tenantId: number, cached = false): Promise<Settings> {
+    if (cached) return listCache.settings<Settings>(ctx, tenantId);
     return (await ctx.call("settings.forTenant", { tenantId })) as Settings;
   }
 
-  async function meOf(ctx: Ctx): Promise<Me> {
+  async function meOf(ctx: Ctx, cached = false): Promise<Me> {
     const u = ctx.meta.user as AuthUser;
-    const row = (await ctx.call("users.getInternal", { id: u.id })) as { queues: number[] } | null;
+    const row = cached ? await listCache.user(ctx, u.id) : ((await ctx.call("users.getInternal", { id: u.id })) as { queues: number[] } | null);
     return { id: u.id, queues: row?.queues ?? [], admin: isAdmin(u), supervisor: u.profile === "supervisor" || isAdmin(u) };
   }
 
@@ -64,6 +69,13 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
     if (!me.queues.includes(t.queueId)) return false;
     return !s.ticketsOwnerOnly || t.userId === null;
   }
+
+  /** Spec §6: with hideContactInfo, non-admins do not get contacts' phone numbers (admin status, as in contacts). */
+  function hidesContactInfo(ctx: Ctx, s: Settings): boolean {
+    const v = s.hideContactInfo as unknown;
+    return !isAdmin(ctx.meta.user) && (v === true || v === "true" || v === 1);
+  }
+  const fold = (x: string) => x.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
   async function summaries(ctx: Ctx, tenantId: number, contactIds: number[]) {
     if (!contactIds.length) return new Map<number, { id: number; name: string; number: string | null; profilePicUrl: string | null }>();
@@ -106,15 +118,17 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
     const targets = new Set(ticketRooms(t));
     // Those who could see it before a transfer learn that it left them.
     if (before) for (const r of ticketRooms(before)) targets.add(r);
-    pushRealtime(ctx, { rooms: [...targets], event: `${t.tenantId}:ticketList`, payload: { type, payload: view(t, contact) } });
+    // The list rooms hold agents too: the contact's number is not sent to them (hideContactInfo).
+    const shown = contact ? { id: contact.id, name: contact.name, number: null, profilePicUrl: contact.profilePicUrl ?? null } : undefined;
+    pushRealtime(ctx, { rooms: [...targets], event: `${t.tenantId}:ticketList`, payload: { type, payload: view(t, shown) } });
   }
 
   /** Loads a ticket of the caller's tenant that the caller may see (404 otherwise). */
-  async function loadVisible(ctx: Ctx, id: number): Promise<{ ticket: Ticket; row: TicketRow; me: Me; settings: Settings }> {
+  async function loadVisible(ctx: Ctx, id: number, cached = false): Promise<{ ticket: Ticket; row: TicketRow; me: Me; settings: Settings }> {
     const tenantId = ctx.meta.user!.tenantId;
     const ticket = await TicketModel.findOne({ where: { id, tenantId } });
     if (!ticket) throw new AppError("ERR_TICKET_NOT_FOUND", { id });
-    const [me, settings] = await Promise.all([meOf(ctx), settingsOf(ctx, tenantId)]);
+    const [me, settings] = await Promise.all([meOf(ctx, cached), settingsOf(ctx, tenantId, cached)]);
     const row = plain(ticket);
     if (!canSee(me, row, settings)) throw new AppError("ERR_TICKET_NOT_FOUND", { id });
     return { ticket, row, me, settings };
@@ -128,12 +142,31 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
     await t.update({ protocol }, { transaction: transaction as never });
   }
 
-  /** Moves a ticket to a new state in one statement guarded by its current state. */
-  async function transition(ctx: Ctx, t: Ticket, patch: Partial<TicketRow>, logs: Array<[LogType, number | null, unknown?]>) {
+  type Guard = (fresh: TicketRow) => void;
+
+  /** The state a decision was taken on must still hold: otherwise another request won the race. */
+  const sameState =
+    (before: TicketRow): Guard =>
+    (fresh) => {
+      if (fresh.status !== before.status || fresh.userId !== before.userId || fresh.queueId !== before.queueId) {
+        throw new AppError("ERR_CONFLICT", { id: before.id, reason: "ticket-changed" });
+      }
+    };
+  const anyState: Guard = () => undefined;
+
+  /**
+   * Moves a ticket to a new state. The row is locked and read again inside the transaction and
+   * the guard checks that fresh state, so two agents accepting (or transferring, reopening…)
+   * the same ticket at once cannot both win: the second sees what the first did.
+   */
+  async function transition(ctx: Ctx, t: Ticket, patch: Partial<TicketRow>, logs: Array<[LogType, number | null, unknown?]>, guard?: Guard) {
     const before = plain(t);
     try {
       await deps.sequelize.transaction(async (transaction) => {
-        await t.update(patch, { transaction });
+        const fresh = await TicketModel.findOne({ where: { id: before.id, tenantId: before.tenantId }, transaction, lock: transaction.LOCK.UPDATE });
+        if (!fresh) throw new AppError("ERR_TICKET_NOT_FOUND", { id: before.id });
+        (guard ?? sameState(before))(plain(fresh));
+        await fresh.update(patch, { transaction });
         for (const [type, userId, data] of logs) await log(before.tenantId, before.id, userId, type, data ?? null, transaction);
       });
     } catch (err) {
@@ -144,10 +177,18 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
       }
       throw err;
     }
+    await t.reload();
     const after = plain(t);
     const contacts = await summaries(ctx, after.tenantId, [after.contactId]);
     emitTicket(ctx, after, "ticket:update", contacts.get(after.contactId), before);
     return after;
+  }
+
+  /** A user a ticket may be given to: of the tenant, not deleted, active. */
+  async function checkUser(ctx: Ctx, tenantId: number, userId: number) {
+    const u = (await ctx.call("users.getInternal", { id: userId })) as { tenantId: number; deletedAt: Date | null; active: boolean } | null;
+    if (!u || u.tenantId !== tenantId || u.deletedAt) throw new AppError("ERR_USER_NOT_FOUND", { field: "userId" });
+    if (!u.active) throw new AppError("ERR_VALIDATION", { field: "userId", rule: "any" });
   }
 
   async function transfer(ctx: Ctx, t: Ticket, row: TicketRow, to: { userId?: number | null; queueId?: number | null }) {
@@ -157,11 +198,7 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
       throw new AppError("ERR_TICKET_ALREADY_ASSIGNED");
     }
     if (to.userId && to.userId === row.userId && to.queueId === row.queueId) throw new AppError("ERR_TICKET_ALREADY_ASSIGNED");
-    if (to.userId) {
-      const u = (await ctx.call("users.getInternal", { id: to.userId })) as { tenantId: number; deletedAt: Date | null; active: boolean } | null;
-      if (!u || u.tenantId !== tenantId || u.deletedAt) throw new AppError("ERR_USER_NOT_FOUND", { field: "userId" });
-      if (!u.active) throw new AppError("ERR_VALIDATION", { field: "userId", rule: "any" });
-    }
+    if (to.userId) await checkUser(ctx, tenantId, to.userId);
     if (to.queueId) {
       const found = (await ctx.call("queues.existing", { tenantId, ids: [to.queueId] })) as number[];
       if (!found.length) throw new AppError("ERR_QUEUE_NOT_FOUND", { field: "queueId" });
@@ -182,6 +219,7 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
     name: "tickets",
     mixins: [tenantDbMixin(deps.sequelize, TicketModel)],
     settings: { rest: "/" },
+    events: listCache.events,
     actions: {
       list: {
         rest: "GET /tickets",
@@ -204,7 +242,7 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
           for (const s of statuses) if (!(TICKET_STATUSES as readonly string[]).includes(s)) throw new AppError("ERR_VALIDATION", { field: "status", rule: "enumValue" });
           const queueIds = csvOrArray(p.queuesIds).map(Number);
           if (queueIds.some((q) => !Number.isInteger(q) || q <= 0)) throw new AppError("ERR_VALIDATION", { field: "queuesIds", rule: "number" });
-          const [me, settings] = await Promise.all([meOf(ctx), settingsOf(ctx, tenantId)]);
+          const [me, settings] = await Promise.all([meOf(ctx, true), settingsOf(ctx, tenantId, true)]);
           const pageSize = (p.pageSize as number | undefined) ?? settings.pageSize ?? 40;
           const pageNumber = (p.pageNumber as number | undefined) ?? 1;
           let contactIds: number[] | undefined;
@@ -213,9 +251,14 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
           if (search) {
             if (search.length < 2) throw new AppError("ERR_SEARCH_TOO_SHORT", { field: "searchParam" });
             contactIds = (await ctx.call("contacts.searchIds", { tenantId, q: search, limit: 500 })) as number[];
+            if (hidesContactInfo(ctx, settings) && contactIds.length) {
+              // What the caller may not see is no search key for them: names only.
+              const names = await summaries(ctx, tenantId, contactIds);
+              contactIds = contactIds.filter((id) => fold(names.get(id)?.name ?? "").includes(fold(search)));
+            }
             protocolOrId = { protocol: search, id: /^\d{1,9}$/.test(search) ? Number(search) : null };
           }
-          const q = buildListQuery({
+          const page = await listPage({
             tenantId,
             statuses: statuses as TicketStatus[],
             queueIds,
@@ -229,11 +272,9 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
             settings,
             offset: (pageNumber - 1) * pageSize,
             limit: pageSize,
-          });
-          if (!q) return { tickets: [], hasMore: false, pageNumber };
-          const rows = (await deps.sequelize.query(q.sql, { replacements: q.params, type: QueryTypes.SELECT })) as ListedRow[];
-          const page = mergePage(rows, (pageNumber - 1) * pageSize, pageSize);
+          }, (sql, replacements) => deps.sequelize.query(sql, { replacements, type: QueryTypes.SELECT }) as Promise<ListedRow[]>);
           const contacts = await summaries(ctx, tenantId, page.rows.map((r) => Number(r.contactId)));
+          if (hidesContactInfo(ctx, settings)) for (const c of contacts.values()) c.number = null;
           return {
             tickets: page.rows.map((r) => {
               const t = { ...(r as unknown as TicketRow), lastMessageAt: Number(r.lastMessageAt), isGroup: !!r.isGroup, pinned: !!r.pinned } as TicketRow;
@@ -251,9 +292,10 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
         resource: "tickets",
         params: idParam,
         async handler(ctx: Ctx<{ id: number }>) {
-          const { row, ticket } = await loadVisible(ctx, ctx.params.id);
+          const { row, ticket, settings } = await loadVisible(ctx, ctx.params.id);
           await log(row.tenantId, row.id, ctx.meta.user!.id, "accessed");
           const contacts = await summaries(ctx, row.tenantId, [row.contactId]);
+          if (hidesContactInfo(ctx, settings)) for (const c of contacts.values()) c.number = null;
           return view(plain(ticket), contacts.get(row.contactId));
         },
       },
@@ -331,8 +373,8 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
             throw new AppError("ERR_NO_STATUS_SELECTED", { field: "status" });
           }
           let current = row;
-          if (p.pinned !== undefined && p.pinned !== row.pinned) current = await transition(ctx, ticket, { pinned: p.pinned }, []);
-          if (p.translation !== undefined) current = await transition(ctx, ticket, { translation: p.translation }, []);
+          if (p.pinned !== undefined && p.pinned !== !!row.pinned) current = await transition(ctx, ticket, { pinned: p.pinned }, [], anyState);
+          if (p.translation !== undefined) current = await transition(ctx, ticket, { translation: p.translation }, [], anyState);
           // A change of user or queue without a status is a transfer.
           if (p.status === undefined && (p.userId !== undefined || p.queueId !== undefined)) {
             return view(await transfer(ctx, ticket, current, { userId: p.userId ?? undefined, queueId: p.queueId ?? undefined }));
@@ -343,20 +385,35 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
             // Accepting a ticket someone else holds is for supervisors and admins.
             if (current.userId && current.userId !== me.id && !me.supervisor) throw new AppError("ERR_NO_PERMISSION");
             if (target !== me.id && !me.supervisor) throw new AppError("ERR_NO_PERMISSION");
-            if (current.status === "open" && current.userId === target) return view(current);
+            if (current.status === "open" && current.userId === target && (!p.queueId || p.queueId === current.queueId)) return view(current);
+            if (target !== me.id) await checkUser(ctx, current.tenantId, target);
+            if (p.queueId && p.queueId !== current.queueId) {
+              const found = (await ctx.call("queues.existing", { tenantId: current.tenantId, ids: [p.queueId] })) as number[];
+              if (!found.length) throw new AppError("ERR_QUEUE_NOT_FOUND", { field: "queueId" });
+            }
             const patch: Partial<TicketRow> = { status: "open", userId: target, unreadMessages: 0, hasUnread: false };
             if (p.queueId) patch.queueId = p.queueId;
-            return view(await transition(ctx, ticket, patch, [["started", target]]));
+            return view(
+              await transition(ctx, ticket, patch, [["started", target]], (fresh) => {
+                if (fresh.status === "closed") throw new AppError("ERR_CONFLICT", { id: fresh.id, reason: "ticket-changed" });
+                if (fresh.userId && fresh.userId !== me.id && !me.supervisor) throw new AppError("ERR_NO_PERMISSION");
+              }),
+            );
           }
           if (p.status === "pending") {
             if (current.status === "closed") throw new AppError("ERR_VALIDATION", { field: "status", rule: "enumValue" });
             if (current.userId && current.userId !== me.id && !me.supervisor) throw new AppError("ERR_NO_PERMISSION");
-            return view(await transition(ctx, ticket, { status: "pending", userId: null }, [["pending", me.id]]));
+            return view(
+              await transition(ctx, ticket, { status: "pending", userId: null }, [["pending", me.id]], (fresh) => {
+                if (fresh.status === "closed") throw new AppError("ERR_CONFLICT", { id: fresh.id, reason: "ticket-changed" });
+                if (fresh.userId && fresh.userId !== me.id && !me.supervisor) throw new AppError("ERR_NO_PERMISSION");
+              }),
+            );
           }
           if (p.status === "closed") {
             if (current.status === "closed") return view(current);
             if (current.userId && current.userId !== me.id && !me.supervisor) throw new AppError("ERR_NO_PERMISSION");
-            return view(await this.close(ctx, ticket, "closed"));
+            return view(await this.close(ctx, ticket, "closed", me));
           }
           return view(current);
         },
@@ -442,8 +499,13 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
           let resolved = 0;
           for (const t of rows) {
             if (t.get("status") === "closed") continue;
-            await this.close(ctx, t, "closed");
-            resolved++;
+            try {
+              await this.close(ctx, t, "closed");
+              resolved++;
+            } catch (err) {
+              // Closed by someone else meanwhile: nothing left to do for it.
+              if ((err as { type?: string }).type !== "ERR_CONFLICT") throw err;
+            }
           }
           return { resolved };
         },
@@ -520,9 +582,10 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
       /** For the messages service: the ticket if the caller (ctx.meta.user) may see it. */
       visible: {
         visibility: "public",
-        params: { id: "number" },
-        async handler(ctx: Ctx<{ id: number }>) {
-          return (await loadVisible(ctx, ctx.params.id)).row;
+        // `cached`: the caller's queues and the settings may come from the list cache (list calls only).
+        params: { id: "number", cached: { type: "boolean", optional: true } },
+        async handler(ctx: Ctx<{ id: number; cached?: boolean }>) {
+          return (await loadVisible(ctx, ctx.params.id, !!ctx.params.cached)).row;
         },
       },
       countForContact: {
@@ -642,8 +705,11 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
         emitTicket(ctx, row, "ticket:create", contacts.get(row.contactId));
         return { ticket: row, created: true };
       },
-      async close(this: any, ctx: Ctx, t: Ticket, how: "closed" | "autoClose") {
-        return transition(ctx, t, { status: "closed", activeKey: null, closedAt: new Date(), unreadMessages: 0, hasUnread: false }, [[how, ctx.meta.user?.id ?? null]]);
+      async close(this: any, ctx: Ctx, t: Ticket, how: "closed" | "autoClose", me?: Me) {
+        return transition(ctx, t, { status: "closed", activeKey: null, closedAt: new Date(), unreadMessages: 0, hasUnread: false }, [[how, ctx.meta.user?.id ?? null]], (fresh) => {
+          if (fresh.status === "closed") throw new AppError("ERR_CONFLICT", { id: fresh.id, reason: "ticket-changed" });
+          if (me && fresh.userId && fresh.userId !== me.id && !me.supervisor) throw new AppError("ERR_NO_PERMISSION");
+        });
       },
       async reopen(this: any, ctx: Ctx, t: Ticket, row: TicketRow, settings: Settings) {
         const minutes = settings.noReopenMinutes ?? 0;
@@ -651,7 +717,9 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
           throw new AppError("ERR_TICKET_REOPEN_BLOCKED", { minutes });
         }
         const me = ctx.meta.user!.id;
-        return transition(ctx, t, { status: "open", userId: me, closedAt: null, activeKey: activeKey(row.contactId, row.connectionId) }, [["reopened", me]]);
+        return transition(ctx, t, { status: "open", userId: me, closedAt: null, activeKey: activeKey(row.contactId, row.connectionId) }, [["reopened", me]], (fresh) => {
+          if (fresh.status !== "closed") throw new AppError("ERR_CONFLICT", { id: fresh.id, reason: "ticket-changed" });
+        });
       },
     },
   };

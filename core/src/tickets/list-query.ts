@@ -8,7 +8,8 @@ import type { TicketStatus } from "./model";
  * that makes the database scan and sort every matching ticket. Instead each way a ticket
  * can be visible becomes its own branch — (status, queue), (status, user), (status, no
  * queue), (status) — each an exact prefix of one of the list indexes, read in index order
- * and cut at offset + page + 1 rows. The branches are merged in memory. The work of a
+ * and cut at offset + page + 1 rows. Branches read sort keys only (index-only), the database
+ * merges them and cuts the page, and only the page's rows are read whole. The work of a
  * request is bounded by the page, not by the size of the table, and the number of SQL
  * statements does not grow with the page number.
  */
@@ -95,14 +96,13 @@ function branchesFor(f: ListFilter, status: TicketStatus): Branch[] {
   return out;
 }
 
-/** Builds one UNION ALL statement; null when nothing can match. */
-export function buildListQuery(f: ListFilter): { sql: string; params: unknown[] } | null {
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  const cut = f.offset + f.limit + 1;
+/** The caller's branches for each status, with the request's filters on each. */
+function filtered(f: ListFilter, branchesOf: (status: TicketStatus) => Branch[]): Branch[] {
+  const out: Branch[] = [];
   for (const status of f.statuses) {
-    for (const b of branchesFor(f, status)) {
-      if (f.withUnreadMessages) b.where.push("hasUnread = 1");
+    for (const b of branchesOf(status)) {
+      // `pinned IN (0, 1)` turns "unread first" into two exact index ranges (pinned, then not).
+      if (f.withUnreadMessages) b.where.push("pinned IN (0, 1)", "hasUnread = 1");
       if (f.isNotAssignedUser) b.where.push("userId IS NULL");
       if (f.contactIds || f.protocolOrId) {
         const or: string[] = [];
@@ -121,12 +121,77 @@ export function buildListQuery(f: ListFilter): { sql: string; params: unknown[] 
         if (!or.length) continue;
         b.where.push(`(${or.join(" OR ")})`);
       }
-      parts.push(`SELECT * FROM (SELECT ${COLUMNS} FROM tickets WHERE ${b.where.join(" AND ")} ORDER BY ${ORDER} LIMIT ${cut}) AS b${parts.length}`);
-      params.push(...b.params);
+      out.push(b);
     }
   }
-  if (!parts.length) return null;
-  return { sql: parts.join(" UNION ALL "), params };
+  return out;
+}
+
+/** Sort keys: every list index holds them, so a branch is read from its index alone. */
+const KEYS = "id, pinned, hasUnread, lastMessageAt";
+const T_COLUMNS = COLUMNS.split(", ")
+  .map((c) => `t.${c}`)
+  .join(", ");
+const T_ORDER = "t.pinned DESC, t.hasUnread DESC, t.lastMessageAt DESC, t.id DESC";
+
+/**
+ * One statement answering the page itself: `limit + 1` rows from `offset` (the extra row
+ * tells whether more follow), in list order, each ticket once. Branches are read as index
+ * ranges of sort keys only, merged and cut by the database, and only the page's rows are
+ * read whole; the rows sent back never exceed the page, whatever its number.
+ */
+function pageStatement(branches: Branch[], offset: number, limit: number): { sql: string; params: unknown[] } {
+  if (branches.length === 1) {
+    const [b] = branches;
+    const where = b.where.join(" AND ");
+    if (offset === 0) return { sql: `SELECT ${COLUMNS} FROM tickets WHERE ${where} ORDER BY ${ORDER} LIMIT ${limit + 1}`, params: b.params };
+    return {
+      sql: `SELECT ${T_COLUMNS} FROM (SELECT id FROM tickets WHERE ${where} ORDER BY ${ORDER} LIMIT ${offset}, ${limit + 1}) AS p JOIN tickets t ON t.id = p.id ORDER BY ${T_ORDER}`,
+      params: b.params,
+    };
+  }
+  const cut = offset + limit + 1;
+  const parts = branches.map((b, i) => `SELECT * FROM (SELECT ${KEYS} FROM tickets WHERE ${b.where.join(" AND ")} ORDER BY ${ORDER} LIMIT ${cut}) AS b${i}`);
+  return {
+    sql: `SELECT ${T_COLUMNS} FROM (SELECT DISTINCT ${KEYS} FROM (${parts.join(" UNION ALL ")}) AS u ORDER BY ${ORDER} LIMIT ${offset}, ${limit + 1}) AS p JOIN tickets t ON t.id = p.id ORDER BY ${T_ORDER}`,
+    params: branches.flatMap((b) => b.params),
+  };
+}
+
+/** The page as one statement over the caller's branches; null when nothing can match. */
+export function buildListQuery(f: ListFilter): { sql: string; params: unknown[] } | null {
+  const branches = filtered(f, (status) => branchesFor(f, status));
+  return branches.length ? pageStatement(branches, f.offset, f.limit) : null;
+}
+
+/**
+ * An admin or supervisor without showAll sees their own tickets, their queues' and those
+ * without a queue. When no ticket of the statuses is in another queue, that is every ticket
+ * of the statuses: one range per status instead of a branch per queue. The statement reads
+ * that page and, in the same snapshot, whether any ticket lies outside (`listOutside`);
+ * when one does, the page is discarded and the exact branches are read instead.
+ */
+function wideStatement(f: ListFilter): { sql: string; params: unknown[] } | null {
+  if (!f.me.admin || (f.showAll && f.me.admin) || !f.includeNotQueueDefined || f.isNotAssignedUser || !f.statuses.length) return null;
+  const allowed = [...new Set(f.queueIds.length ? f.me.queues.filter((q) => f.queueIds.includes(q)) : f.me.queues)].sort((a, b) => a - b);
+  const wide = filtered(f, (status) => [{ where: ["tenantId = ?", "status = ?"], params: [f.tenantId, status] }]);
+  if (!wide.length) return null;
+  const page = pageStatement(wide, f.offset, f.limit);
+  // Queue ids outside `allowed`, as index ranges (NULL is never inside a comparison).
+  const gaps: string[] = [];
+  if (!allowed.length) gaps.push("queueId IS NOT NULL");
+  else {
+    gaps.push("queueId < ?");
+    for (let i = 1; i < allowed.length; i++) gaps.push("(queueId > ? AND queueId < ?)");
+    gaps.push("queueId > ?");
+  }
+  const gapParams = allowed.length ? [allowed[0], ...allowed.slice(1).flatMap((q, i) => [allowed[i], q]), allowed[allowed.length - 1]] : [];
+  return {
+    sql:
+      `SELECT x.*, g.listOutside FROM (SELECT EXISTS (SELECT 1 FROM tickets WHERE tenantId = ? AND status IN (${f.statuses.map(() => "?").join(",")}) AND (${gaps.join(" OR ")})) AS listOutside) AS g` +
+      ` LEFT JOIN (${page.sql}) AS x ON 1 = 1 ORDER BY x.pinned DESC, x.hasUnread DESC, x.lastMessageAt DESC, x.id DESC`,
+    params: [f.tenantId, ...f.statuses, ...gapParams, ...page.params],
+  };
 }
 
 export interface ListedRow {
@@ -137,16 +202,26 @@ export interface ListedRow {
   [k: string]: unknown;
 }
 
-/** Merges the branches' rows: one row per ticket, in list order, cut to the page. */
-export function mergePage<T extends ListedRow>(rows: T[], offset: number, limit: number): { rows: T[]; hasMore: boolean } {
-  const seen = new Map<number, T>();
-  for (const r of rows) if (!seen.has(Number(r.id))) seen.set(Number(r.id), r);
-  const all = [...seen.values()].sort(
-    (a, b) =>
-      Number(b.pinned) - Number(a.pinned) ||
-      Number(b.hasUnread) - Number(a.hasUnread) ||
-      Number(b.lastMessageAt) - Number(a.lastMessageAt) ||
-      Number(b.id) - Number(a.id),
-  );
-  return { rows: all.slice(offset, offset + limit), hasMore: all.length > offset + limit };
+export type ListRunner = (sql: string, params: unknown[]) => Promise<ListedRow[]>;
+
+/**
+ * The page of the list, in list order: one SQL statement, or two for an admin whose queues
+ * leave some tickets out (see wideStatement). Never more as the page number grows.
+ */
+export async function listPage(f: ListFilter, run: ListRunner): Promise<{ rows: ListedRow[]; hasMore: boolean }> {
+  const page = (rows: ListedRow[]) => ({ rows: rows.slice(0, f.limit), hasMore: rows.length > f.limit });
+  const wide = wideStatement(f);
+  if (wide) {
+    const rows = await run(wide.sql, wide.params);
+    if (!rows.length || !Number(rows[0].listOutside)) {
+      return page(
+        rows.filter((r) => r.id !== null && r.id !== undefined).map((r) => {
+          delete r.listOutside;
+          return r;
+        }),
+      );
+    }
+  }
+  const q = buildListQuery(f);
+  return q ? page(await run(q.sql, q.params)) : { rows: [], hasMore: false };
 }
