@@ -239,6 +239,38 @@ describe("realtime (MariaDB)", () => {
     }
   });
 
+  it("the visibility settings apply to live events as to the list (ticketsOwnerOnly, botAndUnassignedAdminOnly)", async () => {
+    const f = await createTenant(t, { tier: "PLUS" });
+    const colleague = await addUser(t, f, "user", [f.queueIds[0]]);
+    const queued = await connectWebchat(t, f, f.queueIds[0]);
+    const loose = await connectWebchat(t, f); // no queue
+    const agent = await socketOf(t, f.agent); // queue 1
+    const admin = await socketOf(t, f.admin);
+    try {
+      // Defaults: a ticket without a queue reaches every agent; a queue's ticket its agents.
+      const free = await inbound(t, f.tenantId, loose.id, `l-${uid()}`, "sem fila");
+      await waitFor(() => aboutTicket(agent, free.ticketId).length > 0);
+
+      expect((await t.api.put("/settings/ticketsOwnerOnly", { value: true }, f.admin)).status).toBe(200);
+      expect((await t.api.put("/settings/botAndUnassignedAdminOnly", { value: true }, f.admin)).status).toBe(200);
+      // A colleague's ticket in the agent's queue: only the owner (and admins) hear it now.
+      const held = await inbound(t, f.tenantId, queued.id, `h-${uid()}`, "primeira");
+      await t.api.put(`/tickets/${held.ticketId}`, { status: "open" }, colleague);
+      const before = aboutTicket(agent, held.ticketId).length;
+      await inbound(t, f.tenantId, queued.id, held.ext, "segunda");
+      // A ticket with no user and no queue: admins only.
+      const hidden = await inbound(t, f.tenantId, loose.id, `x-${uid()}`, "ninguém");
+      await waitFor(() => aboutTicket(admin, hidden.ticketId).length > 0);
+      await waitFor(() => aboutTicket(admin, held.ticketId).some((e) => e.payload?.payload?.body === "segunda" || e.payload?.message?.body === "segunda"));
+      await settle();
+      expect(aboutTicket(agent, held.ticketId)).toHaveLength(before);
+      expect(aboutTicket(agent, hidden.ticketId)).toEqual([]);
+    } finally {
+      agent.socket.disconnect();
+      admin.socket.disconnect();
+    }
+  });
+
   it("ticket list events do not carry the contact's phone number (agents hear them too)", async () => {
     const f = await createTenant(t, { tier: "PLUS" });
     const conn = await connectWebchat(t, f, f.queueIds[0]);

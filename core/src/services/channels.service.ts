@@ -4,7 +4,7 @@ import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import type { TicketRow } from "../tickets/model";
 import { storeFiles, StoredFile } from "../files/store";
-import { pushRealtime, ticketRooms } from "../realtime/push";
+import { pushRealtime, ticketRooms, visibilityOf } from "../realtime/push";
 import { CONNECTION_STATUSES, AckEvent, InboundMessage, InboundResult, ResolvedToken, StatusEvent } from "@openatende/plugin-sdk/src/channel-contract";
 
 interface ConnectionRow {
@@ -106,7 +106,7 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
             incoming: true,
           })) ?? ticket) as TicketRow & { contact?: unknown };
           const contactView = { id: contact.id, name: contact.name, profilePicUrl: contact.profilePicUrl ?? null };
-          const rooms = ticketRooms(touched);
+          const rooms = ticketRooms(touched, await visibilityOf(ctx, msg.tenantId));
           // The spec's list channel: chat:create with the fields the shell shows and notifies on.
           pushRealtime(ctx, {
             rooms,

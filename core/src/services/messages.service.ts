@@ -4,7 +4,7 @@ import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { jsonColumn } from "../db/json-column";
-import { pushRealtime, ticketRooms } from "../realtime/push";
+import { pushRealtime, ticketRooms, visibilityOf } from "../realtime/push";
 import type { TicketRow } from "../tickets/model";
 import { mediaTypeOf, storeFiles, StoredFile, UploadedFile } from "../files/store";
 import type { InboundMessage, OutboundMessage, SendResult } from "@openatende/plugin-sdk/src/channel-contract";
@@ -124,8 +124,8 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
     return { service: plugin.service, connection };
   }
 
-  function emit(ctx: Ctx, ticket: TicketRow, action: "create" | "update" | "delete", message: ReturnType<typeof view>, contact?: unknown) {
-    pushRealtime(ctx, { rooms: ticketRooms(ticket), event: `${ticket.tenantId}:appMessage`, payload: { action, message, ticket: { id: ticket.id, status: ticket.status, userId: ticket.userId, queueId: ticket.queueId }, contact } });
+  async function emit(ctx: Ctx, ticket: TicketRow, action: "create" | "update" | "delete", message: ReturnType<typeof view>, contact?: unknown) {
+    pushRealtime(ctx, { rooms: ticketRooms(ticket, await visibilityOf(ctx, ticket.tenantId)), event: `${ticket.tenantId}:appMessage`, payload: { action, message, ticket: { id: ticket.id, status: ticket.status, userId: ticket.userId, queueId: ticket.queueId }, contact } });
   }
 
   async function contactExternalId(ctx: Ctx, tenantId: number, contactId: number, connectionType: string): Promise<string> {
@@ -217,7 +217,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           }
           await model.update({ body: ctx.params.body, isEdited: true }, { where: { id: msg.id, tenantId: msg.tenantId } });
           const updated = view({ ...msg, body: ctx.params.body, isEdited: true });
-          emit(ctx, ticket, "update", updated);
+          await emit(ctx, ticket, "update", updated);
           return updated;
         },
       },
@@ -239,7 +239,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           }
           await model.update({ isDeleted: true }, { where: { id: msg.id, tenantId: msg.tenantId } });
           const updated = view({ ...msg, isDeleted: true });
-          emit(ctx, ticket, "update", updated);
+          await emit(ctx, ticket, "update", updated);
           return updated;
         },
       },
@@ -261,7 +261,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           const reactions = [...(msg.reactions ?? []).filter((r: { by: string }) => r.by !== by), { by, emoji: ctx.params.emoji }];
           await model.update({ reactions }, { where: { id: msg.id, tenantId: msg.tenantId } });
           const updated = view({ ...msg, reactions });
-          emit(ctx, ticket, "update", updated);
+          await emit(ctx, ticket, "update", updated);
           return updated;
         },
       },
@@ -352,7 +352,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           if (next === "failed" ? cur === "read" || cur === "delivered" : (STATUS_RANK[next] ?? -1) <= (STATUS_RANK[cur] ?? -1)) return view(m);
           await m.update({ status: next as MessageRow["status"], failReason: next === "failed" ? (ctx.params.reason ?? "failed").slice(0, 255) : null });
           const ticket = (await ctx.call("tickets.getInternal", { tenantId: ctx.params.tenantId, id: m.get("ticketId") })) as TicketRow | null;
-          if (ticket) emit(ctx, ticket, "update", view(m));
+          if (ticket) await emit(ctx, ticket, "update", view(m));
           return view(m);
         },
       },
@@ -414,7 +414,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           read: true,
           providerTs: now,
         });
-        emit(ctx, ticket, "create", view(row));
+        await emit(ctx, ticket, "create", view(row));
         let patch: Partial<MessageRow>;
         try {
           const { service, connection } = await channelService(ctx, ticket.connectionId);
@@ -438,7 +438,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
         }
         await ctx.call("tickets.touch", { tenantId: ticket.tenantId, ticketId: ticket.id, body: o.body || o.media?.fileName || "", timestamp: now, incoming: false });
         const v = view(row);
-        emit(ctx, ticket, "update", v);
+        await emit(ctx, ticket, "update", v);
         return v;
       },
     },

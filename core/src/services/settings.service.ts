@@ -5,6 +5,7 @@ import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { jsonColumn } from "../db/json-column";
+import { forgetVisibility } from "../realtime/push";
 
 class Setting extends Model<{ id?: number; tenantId: number; key: string; value: unknown }> {}
 
@@ -215,6 +216,7 @@ export function createSettingsService(deps: CoreDeps): ServiceSchema {
           if (!schema) throw new AppError("ERR_SETTING_NOT_FOUND", { key: ctx.params.key });
           validate(schema, { value: ctx.params.value });
           await upsert(ctx.meta.user!.tenantId, ctx.params.key, ctx.params.value);
+          forgetVisibility(ctx.meta.user!.tenantId);
           ctx.broadcast("settings.changed", { tenantId: ctx.meta.user!.tenantId, key: ctx.params.key });
           return { key: ctx.params.key, value: ctx.params.value };
         },

@@ -8,7 +8,7 @@ import { ACTIVE_STATUSES, LogType, Ticket, TicketRow, TicketStatus, TICKET_STATU
 import { listPage, ListedRow } from "../tickets/list-query";
 import { createListCache } from "../tickets/list-cache";
 import { formatProtocol, ProtocolFormat } from "../tickets/protocol";
-import { pushRealtime, ticketRooms } from "../realtime/push";
+import { pushRealtime, ticketRooms, visibilityOf } from "../realtime/push";
 
 type Settings = {
   noReopenMinutes: number;
@@ -114,10 +114,11 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
     await TicketLog.create({ tenantId, ticketId, userId, type, data }, { transaction: transaction as never });
   }
 
-  function emitTicket(ctx: Ctx, t: TicketRow, type: "ticket:update" | "ticket:delete" | "ticket:create", contact?: { id: number; name: string; profilePicUrl?: string | null }, before?: TicketRow) {
-    const targets = new Set(ticketRooms(t));
+  async function emitTicket(ctx: Ctx, t: TicketRow, type: "ticket:update" | "ticket:delete" | "ticket:create", contact?: { id: number; name: string; profilePicUrl?: string | null }, before?: TicketRow) {
+    const v = await visibilityOf(ctx, t.tenantId);
+    const targets = new Set(ticketRooms(t, v));
     // Those who could see it before a transfer learn that it left them.
-    if (before) for (const r of ticketRooms(before)) targets.add(r);
+    if (before) for (const r of ticketRooms(before, v)) targets.add(r);
     // The list rooms hold agents too: the contact's number is not sent to them (hideContactInfo).
     const shown = contact ? { id: contact.id, name: contact.name, number: null, profilePicUrl: contact.profilePicUrl ?? null } : undefined;
     pushRealtime(ctx, { rooms: [...targets], event: `${t.tenantId}:ticketList`, payload: { type, payload: view(t, shown) } });
@@ -180,7 +181,7 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
     await t.reload();
     const after = plain(t);
     const contacts = await summaries(ctx, after.tenantId, [after.contactId]);
-    emitTicket(ctx, after, "ticket:update", contacts.get(after.contactId), before);
+    await emitTicket(ctx, after, "ticket:update", contacts.get(after.contactId), before);
     return after;
   }
 
@@ -432,7 +433,7 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
             await TicketLog.destroy({ where: { tenantId: row.tenantId, ticketId: row.id }, transaction });
             await ticket.destroy({ transaction });
           });
-          emitTicket(ctx, row, "ticket:delete");
+          await emitTicket(ctx, row, "ticket:delete");
           return { id: row.id, deleted: true };
         },
       },
@@ -457,7 +458,7 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
           const { row } = await loadVisible(ctx, ctx.params.id);
           const note = await TicketNote.create({ tenantId: row.tenantId, ticketId: row.id, userId: ctx.meta.user!.id, body: ctx.params.body });
           ctx.meta.$statusCode = 201;
-          pushRealtime(ctx, { rooms: ticketRooms(row), event: `${row.tenantId}:ticketNote`, payload: { ticketId: row.id, note: note.get({ plain: true }) } });
+          pushRealtime(ctx, { rooms: ticketRooms(row, await visibilityOf(ctx, row.tenantId)), event: `${row.tenantId}:ticketNote`, payload: { ticketId: row.id, note: note.get({ plain: true }) } });
           return note.get({ plain: true });
         },
       },
@@ -702,7 +703,7 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
         await setProtocol(ctx, t);
         const row = plain(t);
         const contacts = await summaries(ctx, row.tenantId, [row.contactId]);
-        emitTicket(ctx, row, "ticket:create", contacts.get(row.contactId));
+        await emitTicket(ctx, row, "ticket:create", contacts.get(row.contactId));
         return { ticket: row, created: true };
       },
       async close(this: any, ctx: Ctx, t: Ticket, how: "closed" | "autoClose", me?: Me) {
