@@ -273,6 +273,7 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
             settings,
             offset: (pageNumber - 1) * pageSize,
             limit: pageSize,
+            datesAsText: deps.sequelize.getDialect() === "mysql",
           }, (sql, replacements) => deps.sequelize.query(sql, { replacements, type: QueryTypes.SELECT }) as Promise<ListedRow[]>);
           const contacts = await summaries(ctx, tenantId, page.rows.map((r) => Number(r.contactId)));
           if (hidesContactInfo(ctx, settings)) for (const c of contacts.values()) c.number = null;

@@ -32,6 +32,12 @@ export interface ListFilter {
   settings: { ticketsOwnerOnly: boolean; botAndUnassignedAdminOnly: boolean };
   offset: number;
   limit: number;
+  /**
+   * MariaDB/MySQL only: read the date columns as the ISO-8601 text the API answers with
+   * rather than as Date objects that are then printed again (parsing and printing them cost
+   * more than the rest of the page's rows). SQLite answers its stored text either way.
+   */
+  datesAsText?: boolean;
 }
 
 interface Branch {
@@ -129,9 +135,17 @@ function filtered(f: ListFilter, branchesOf: (status: TicketStatus) => Branch[])
 
 /** Sort keys: every list index holds them, so a branch is read from its index alone. */
 const KEYS = "id, pinned, hasUnread, lastMessageAt";
-const T_COLUMNS = COLUMNS.split(", ")
-  .map((c) => `t.${c}`)
-  .join(", ");
+const DATE_COLUMNS = new Set(["closedAt", "createdAt", "updatedAt"]);
+
+/**
+ * The page's columns, of `tickets` or of its alias `t`. As text, a DATETIME (stored in UTC,
+ * whole seconds) reads as Date#toJSON prints it; NULL stays NULL.
+ */
+function columns(datesAsText: boolean | undefined, alias: "" | "t."): string {
+  return COLUMNS.split(", ")
+    .map((c) => (datesAsText && DATE_COLUMNS.has(c) ? `DATE_FORMAT(${alias}${c}, '%Y-%m-%dT%H:%i:%s.000Z') AS ${c}` : alias + c))
+    .join(", ");
+}
 const T_ORDER = "t.pinned DESC, t.hasUnread DESC, t.lastMessageAt DESC, t.id DESC";
 
 /**
@@ -140,28 +154,38 @@ const T_ORDER = "t.pinned DESC, t.hasUnread DESC, t.lastMessageAt DESC, t.id DES
  * ranges of sort keys only, merged and cut by the database, and only the page's rows are
  * read whole; the rows sent back never exceed the page, whatever its number.
  */
-function pageStatement(branches: Branch[], offset: number, limit: number): { sql: string; params: unknown[] } {
+function pageStatement(
+  branches: Branch[],
+  offset: number,
+  limit: number,
+  datesAsText?: boolean,
+  /** One more column, evaluated once (an uncorrelated subquery). */
+  extra?: { sql: string; params: unknown[] },
+): { sql: string; params: unknown[] } {
+  const more = extra ? `, ${extra.sql}` : "";
+  const first = extra?.params ?? [];
   if (branches.length === 1) {
     const [b] = branches;
     const where = b.where.join(" AND ");
-    if (offset === 0) return { sql: `SELECT ${COLUMNS} FROM tickets WHERE ${where} ORDER BY ${ORDER} LIMIT ${limit + 1}`, params: b.params };
+    if (offset === 0) return { sql: `SELECT ${columns(datesAsText, "")}${more} FROM tickets WHERE ${where} ORDER BY ${ORDER} LIMIT ${limit + 1}`, params: [...first, ...b.params] };
     return {
-      sql: `SELECT ${T_COLUMNS} FROM (SELECT id FROM tickets WHERE ${where} ORDER BY ${ORDER} LIMIT ${offset}, ${limit + 1}) AS p JOIN tickets t ON t.id = p.id ORDER BY ${T_ORDER}`,
-      params: b.params,
+      sql: `SELECT ${columns(datesAsText, "t.")}${more} FROM (SELECT id FROM tickets WHERE ${where} ORDER BY ${ORDER} LIMIT ${offset}, ${limit + 1}) AS p JOIN tickets t ON t.id = p.id ORDER BY ${T_ORDER}`,
+      params: [...first, ...b.params],
     };
   }
   const cut = offset + limit + 1;
   const parts = branches.map((b, i) => `SELECT * FROM (SELECT ${KEYS} FROM tickets WHERE ${b.where.join(" AND ")} ORDER BY ${ORDER} LIMIT ${cut}) AS b${i}`);
   return {
-    sql: `SELECT ${T_COLUMNS} FROM (SELECT DISTINCT ${KEYS} FROM (${parts.join(" UNION ALL ")}) AS u ORDER BY ${ORDER} LIMIT ${offset}, ${limit + 1}) AS p JOIN tickets t ON t.id = p.id ORDER BY ${T_ORDER}`,
-    params: branches.flatMap((b) => b.params),
+    // UNION (not ALL): a ticket two branches share is kept once (same row, same sort keys).
+    sql: `SELECT ${columns(datesAsText, "t.")}${more} FROM (${parts.join(" UNION ")} ORDER BY ${ORDER} LIMIT ${offset}, ${limit + 1}) AS p JOIN tickets t ON t.id = p.id ORDER BY ${T_ORDER}`,
+    params: [...first, ...branches.flatMap((b) => b.params)],
   };
 }
 
 /** The page as one statement over the caller's branches; null when nothing can match. */
 export function buildListQuery(f: ListFilter): { sql: string; params: unknown[] } | null {
   const branches = filtered(f, (status) => branchesFor(f, status));
-  return branches.length ? pageStatement(branches, f.offset, f.limit) : null;
+  return branches.length ? pageStatement(branches, f.offset, f.limit, f.datesAsText) : null;
 }
 
 /**
@@ -176,7 +200,6 @@ function wideStatement(f: ListFilter): { sql: string; params: unknown[] } | null
   const allowed = [...new Set(f.queueIds.length ? f.me.queues.filter((q) => f.queueIds.includes(q)) : f.me.queues)].sort((a, b) => a - b);
   const wide = filtered(f, (status) => [{ where: ["tenantId = ?", "status = ?"], params: [f.tenantId, status] }]);
   if (!wide.length) return null;
-  const page = pageStatement(wide, f.offset, f.limit);
   // Queue ids outside `allowed`, as index ranges (NULL is never inside a comparison).
   const gaps: string[] = [];
   if (!allowed.length) gaps.push("queueId IS NOT NULL");
@@ -186,12 +209,12 @@ function wideStatement(f: ListFilter): { sql: string; params: unknown[] } | null
     gaps.push("queueId > ?");
   }
   const gapParams = allowed.length ? [allowed[0], ...allowed.slice(1).flatMap((q, i) => [allowed[i], q]), allowed[allowed.length - 1]] : [];
-  return {
-    sql:
-      `SELECT x.*, g.listOutside FROM (SELECT EXISTS (SELECT 1 FROM tickets WHERE tenantId = ? AND status IN (${f.statuses.map(() => "?").join(",")}) AND (${gaps.join(" OR ")})) AS listOutside) AS g` +
-      ` LEFT JOIN (${page.sql}) AS x ON 1 = 1 ORDER BY x.pinned DESC, x.hasUnread DESC, x.lastMessageAt DESC, x.id DESC`,
-    params: [f.tenantId, ...f.statuses, ...gapParams, ...page.params],
-  };
+  // Every row carries the answer; no row means the page is past the end of every ticket of
+  // the statuses, so past the end of the caller's too: empty either way.
+  return pageStatement(wide, f.offset, f.limit, f.datesAsText, {
+    sql: `(SELECT EXISTS (SELECT 1 FROM tickets WHERE tenantId = ? AND status IN (${f.statuses.map(() => "?").join(",")}) AND (${gaps.join(" OR ")}))) AS listOutside`,
+    params: [f.tenantId, ...f.statuses, ...gapParams],
+  });
 }
 
 export interface ListedRow {
@@ -214,12 +237,8 @@ export async function listPage(f: ListFilter, run: ListRunner): Promise<{ rows: 
   if (wide) {
     const rows = await run(wide.sql, wide.params);
     if (!rows.length || !Number(rows[0].listOutside)) {
-      return page(
-        rows.filter((r) => r.id !== null && r.id !== undefined).map((r) => {
-          delete r.listOutside;
-          return r;
-        }),
-      );
+      for (const r of rows) delete r.listOutside;
+      return page(rows);
     }
   }
   const q = buildListQuery(f);
