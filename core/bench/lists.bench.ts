@@ -212,11 +212,11 @@ function load(url: string, auth: Auth, opts: { duration?: number; count?: number
 }
 
 /**
- * With PHASES=1, the monotonic time window of each concurrent phase on stderr, to read a
+ * With --phases, the monotonic time window of each concurrent phase on stderr, to read a
  * `node --cpu-prof` profile of the server for that window only.
  */
 async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
-  if (!process.env.PHASES) return run();
+  if (!benchArg("phases", 0)) return run();
   const t0 = process.hrtime.bigint() / 1000n;
   try {
     return await run();
@@ -276,7 +276,8 @@ async function main() {
       agentClosedPage50: await perRequest("/tickets?status=closed&pageNumber=50", agent),
     };
 
-    const only = process.env.CASES?.split(",");
+    const casesArg = process.argv.indexOf("--cases");
+    const only = casesArg > 0 ? process.argv[casesArg + 1]?.split(",") : undefined;
     const results: Record<string, unknown> = {};
     let allMeet = true;
     for (const c of cases.filter((x) => !only || only.includes(x.name))) {
