@@ -646,14 +646,7 @@ describe("the ticket list (MariaDB)", () => {
     expectError(await t.api.get("/tickets?queuesIds=abc", f.admin), 400, "ERR_VALIDATION");
   });
 
-  /*
-   * KNOWN BUG, in core/src/tickets/list-query.ts (not ours to edit): without showAll, the
-   * caller's own tickets are a branch of their own (`userId = me`) that neither `queuesIds`
-   * nor `includeNotQueueDefined=false` narrows. An agent who filters by queue 1 still gets the
-   * tickets they hold in queue 2 and the queueless ones they hold; an admin with showAll and
-   * the same filter does not. Switch to `it` once the list applies both filters to that branch.
-   */
-  it.failing("the queue filters also narrow the caller's own tickets (queuesIds, includeNotQueueDefined=false)", async () => {
+  it("the queue filters also narrow the caller's own tickets (queuesIds, includeNotQueueDefined=false)", async () => {
     // The agent holds a ticket in queue 2 by transfer, and agent2 holds a queueless one (T.noQueueOther).
     const x = await inbound(t, f.tenantId, c2.id, { ts: base + 500 });
     await t.api.put(`/tickets/${x.ticketId}`, { status: "open" }, f.admin);
@@ -669,12 +662,7 @@ describe("the ticket list (MariaDB)", () => {
     }
   });
 
-  /*
-   * KNOWN BUG, in core/src/tickets/list-query.ts (not ours to edit): with showAll and no
-   * queuesIds, the admin's list is one branch of every ticket of the status and ignores
-   * includeNotQueueDefined=false, so the queueless tickets stay in it. Switch to `it` once fixed.
-   */
-  it.failing("includeNotQueueDefined=false with showAll leaves out the tickets without a queue", async () => {
+  it("includeNotQueueDefined=false with showAll leaves out the tickets without a queue", async () => {
     const r = await ids(f.admin, "&showAll=true&includeNotQueueDefined=false");
     expect(r).not.toContain(T.noQueue.ticketId);
     expect(r).not.toContain(T.noQueueOther.ticketId);

@@ -68,7 +68,11 @@ function branchesFor(f: ListFilter, status: TicketStatus): Branch[] {
         b.where.push("queueId IS NULL");
         out.push(b);
       }
-    } else out.push(base());
+    } else {
+      const b = base();
+      if (!f.includeNotQueueDefined) b.where.push("queueId IS NOT NULL");
+      out.push(b);
+    }
     return out;
   }
 
@@ -78,6 +82,11 @@ function branchesFor(f: ListFilter, status: TicketStatus): Branch[] {
     const mine = base();
     mine.where.push("userId = ?");
     mine.params.push(f.me.id);
+    // The queue filters narrow the caller's own tickets too.
+    if (f.queueIds.length) {
+      mine.where.push(`(queueId IN (${f.queueIds.map(() => "?").join(",")})${f.includeNotQueueDefined ? " OR queueId IS NULL" : ""})`);
+      mine.params.push(...f.queueIds);
+    } else if (!f.includeNotQueueDefined) mine.where.push("queueId IS NOT NULL");
     out.push(mine);
   }
   for (const q of queues) {
