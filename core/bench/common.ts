@@ -227,12 +227,19 @@ export function cpuSampler() {
       const secs = Number(process.hrtime.bigint() - t0) / 1e9;
       const self = process.cpuUsage(self0);
       const pct = (s: number) => Math.round((s / secs) * 100);
+      const serverProcess = pct((self.user + self.system) / 1e6);
+      const db = mariadb ? pct(procCpu(mariadb) - db0) : 0;
+      const more = Object.fromEntries(Object.entries(extra).map(([k, s]) => [k, pct(s)]));
+      const machineBusy = pct(machine().busy - m0.busy);
       return {
-        serverProcess: pct((self.user + self.system) / 1e6),
-        mariadb: mariadb ? pct(procCpu(mariadb) - db0) : null,
-        ...Object.fromEntries(Object.entries(extra).map(([k, s]) => [k, pct(s)])),
-        machineBusy: pct(machine().busy - m0.busy),
+        serverProcess,
+        mariadb: mariadb ? db : null,
+        ...more,
+        machineBusy,
         machineCores: os.cpus().length * 100,
+        // Everything else on the machine (kernel, Redis, other people's processes): a large
+        // figure means the run shared the CPUs and its throughput reads low.
+        otherProcesses: machineBusy - serverProcess - db - Object.values(more).reduce((a, b) => a + b, 0),
       };
     };
   };

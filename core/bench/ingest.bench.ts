@@ -4,8 +4,8 @@
  * socket. Prints JSON.
  *
  * A fresh MariaDB database, one tenant, one web-chat connection, and the tenant admin's
- * socket (socket.io-client, in a child process like a browser). PRODUCERS concurrent
- * producers send for WARMUP_S then DURATION_S seconds, cycling over SENDERS visitors so
+ * socket (socket.io-client, in a child process like a browser). --producers concurrent
+ * producers send for --warmup-s then --duration-s seconds, cycling over --senders visitors so
  * tickets are opened and then reused. Latency runs from the inbound call to the
  * `<tenantId>:appMessage` event at the agent (the send time travels in the body).
  * MariaDB's raw single-row INSERT rate (autocommit, 1 and 4 connections) is measured in the

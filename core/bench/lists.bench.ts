@@ -12,8 +12,9 @@
  * `logging` option, set here and nowhere else), and the CPU each process used meanwhile.
  *
  * The HTTP clients run in a child process (http-load.cjs) so they do not share the server's
- * event loop. Env: SEQUENTIAL, CONCURRENCY, DURATION_S, WARMUP_S, CASES (names, comma
- * separated), PHASES=1 (time windows for a `node --cpu-prof` profile), KEEP_DB=1.
+ * event loop. Flags (`npm run bench:lists -- --duration-s 10`): --sequential, --concurrency,
+ * --duration-s, --warmup-s, --cases <names, comma separated>, --phases (time windows for a
+ * `node --cpu-prof` profile), --keep-db.
  */
 import * as os from "node:os";
 import * as path from "node:path";
@@ -278,9 +279,13 @@ async function main() {
 
     const casesArg = process.argv.indexOf("--cases");
     const only = casesArg > 0 ? process.argv[casesArg + 1]?.split(",") : undefined;
+    const selected = cases.filter((x) => !only || only.includes(x.name));
+    // Warm-up of the whole process (JIT, pools, caches, the buffer pool after the seed) before
+    // any case is measured; each case has its own short warm-up too.
+    for (const c of selected) await load(`${b.url}/api${c.path}`, c.who ?? admin, { duration: WARMUP_S, connections: CONCURRENCY });
     const results: Record<string, unknown> = {};
     let allMeet = true;
-    for (const c of cases.filter((x) => !only || only.includes(x.name))) {
+    for (const c of selected) {
       const url = `${b.url}/api${c.path}`;
       const who = c.who ?? admin;
       const sample = await perRequest(c.path, who);

@@ -191,9 +191,33 @@ function pageStatement(
   };
 }
 
+/**
+ * Unread only, over several statuses, with no queue or user condition: one range of the
+ * unread index (tenantId, hasUnread, pinned, lastMessageAt, id, status), read in list order
+ * with the status checked inside the index, instead of a branch per status merged after.
+ * Closing a ticket clears its unread mark, so that range holds active tickets almost only.
+ */
+function unreadAcrossStatuses(f: ListFilter, branches: Branch[]): Branch[] {
+  if (!f.withUnreadMessages || branches.length < 2) return branches;
+  const [first] = branches;
+  const where = first.where.join(" AND ");
+  const rest = JSON.stringify(first.params.slice(2));
+  const mergeable = branches.every(
+    (b) =>
+      b.where[0] === "tenantId = ?" &&
+      b.where[1] === "status = ?" &&
+      b.where.join(" AND ") === where &&
+      !b.where.some((w) => /queueId|userId/.test(w)) &&
+      JSON.stringify(b.params.slice(2)) === rest,
+  );
+  if (!mergeable) return branches;
+  const statuses = branches.map((b) => b.params[1]);
+  return [{ where: [first.where[0], `status IN (${statuses.map(() => "?").join(",")})`, ...first.where.slice(2)], params: [first.params[0], ...statuses, ...first.params.slice(2)] }];
+}
+
 /** The page as one statement over the caller's branches; null when nothing can match. */
 export function buildListQuery(f: ListFilter): { sql: string; params: unknown[] } | null {
-  const branches = filtered(f, (status) => branchesFor(f, status));
+  const branches = unreadAcrossStatuses(f, filtered(f, (status) => branchesFor(f, status)));
   return branches.length ? pageStatement(branches, f.offset, f.limit, f.datesAsText) : null;
 }
 
@@ -207,7 +231,7 @@ export function buildListQuery(f: ListFilter): { sql: string; params: unknown[] 
 function wideStatement(f: ListFilter): { sql: string; params: unknown[] } | null {
   if (!f.me.admin || (f.showAll && f.me.admin) || !f.includeNotQueueDefined || f.isNotAssignedUser || !f.statuses.length) return null;
   const allowed = [...new Set(f.queueIds.length ? f.me.queues.filter((q) => f.queueIds.includes(q)) : f.me.queues)].sort((a, b) => a - b);
-  const wide = filtered(f, (status) => [{ where: ["tenantId = ?", "status = ?"], params: [f.tenantId, status] }]);
+  const wide = unreadAcrossStatuses(f, filtered(f, (status) => [{ where: ["tenantId = ?", "status = ?"], params: [f.tenantId, status] }]));
   if (!wide.length) return null;
   // Queue ids outside `allowed`, as index ranges (NULL is never inside a comparison).
   const gaps: string[] = [];
