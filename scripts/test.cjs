@@ -24,11 +24,19 @@ function run(label, cmd, args, opts = {}) {
 }
 
 if (!extra.length) {
-  if (!run("typecheck", bin("tsc"), ["-p", "tsconfig.json"])) {
-    ok = false;
-    totals.failed += 1;
-    console.log("typecheck failed (counted as one failure)");
+  for (const project of ["tsconfig.json", "shell/tsconfig.json"]) {
+    if (!run(`typecheck ${project}`, bin("tsc"), ["-p", project])) {
+      ok = false;
+      totals.failed += 1;
+      console.log(`typecheck of ${project} failed (counted as one failure)`);
+    }
   }
+}
+// The browser tests drive the built shell and plugin remotes.
+if (!run("build", process.execPath, [path.join(root, "scripts/build-ui.cjs"), ...(extra.length ? ["--if-stale"] : [])])) {
+  ok = false;
+  totals.failed += 1;
+  console.log("the UI build failed (counted as one failure)");
 }
 
 const out = path.join(os.tmpdir(), `openatende-jest-${process.pid}.json`);

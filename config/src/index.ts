@@ -65,7 +65,7 @@ export interface AppConfig {
   licenceDomain: string | undefined;
   /** CPF/CNPJ of the installation owner; a licence for another document is refused. */
   licenceDocument: string | undefined;
-  shellDir: string | undefined;
+  shellDir: string;
 }
 
 /** Every variable the configuration module knows, with a one-line description. */
@@ -310,7 +310,7 @@ export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}):
     licenceDomain: env.LICENCE_DOMAIN || undefined,
     licenceDocument: env.LICENCE_DOCUMENT ? env.LICENCE_DOCUMENT.replace(/\D/g, "") : undefined,
     freePlanMaxUsers: int(env, "FREE_PLAN_MAX_USERS", 3, 1, 100000),
-    shellDir: env.SHELL_DIR ? path.resolve(rootDir, env.SHELL_DIR) : undefined,
+    shellDir: path.resolve(rootDir, env.SHELL_DIR || "shell/dist"),
   });
 }
 

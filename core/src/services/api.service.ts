@@ -11,6 +11,7 @@ import { verifyAccessToken } from "../auth/tokens";
 import { readSessionState } from "../auth/session-store";
 import type { Access, AuthUser, Meta } from "../types";
 import { hasAccess } from "../middlewares/access.middleware";
+import { pluginRemotePath, sendShellFile, sendStatic } from "../gateway/static";
 
 export const SESSION_HEADER = "x-session-id";
 export const MAX_BODY = "50mb";
@@ -188,6 +189,47 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
      * httpServerTimeout): a request that got no answer in that time is answered 504 with
      * the API's error shape, then its connection closes. No timer per request.
      */
+    /**
+     * What no API route matched: a plugin's UI remote file (`/api/plugins/<id>/remote/…`,
+     * from the plugin's UI build) or a file of the built shell (`/` is index.html).
+     * Anything else under /api is the API's 404.
+     */
+    created(this: any) {
+      const uiDirs = new Map<string, { dir: string | null; at: number }>();
+      const uiDirOf = async (id: string): Promise<string | null> => {
+        const hit = uiDirs.get(id);
+        if (hit && Date.now() - hit.at < 10_000) return hit.dir;
+        let dir: string | null = null;
+        try {
+          dir = (await this.broker.call("plugins.uiDir", { id })) as string | null;
+        } catch {
+          dir = null;
+        }
+        uiDirs.set(id, { dir, at: Date.now() });
+        return dir;
+      };
+      this.serve = (req: Req, res: ServerResponse, next: (err?: unknown) => void) => {
+        if (req.method !== "GET" && req.method !== "HEAD") return next();
+        let urlPath: string;
+        try {
+          urlPath = decodeURIComponent(new URL(req.originalUrl ?? req.url ?? "/", "http://local").pathname);
+        } catch {
+          return next();
+        }
+        const remote = pluginRemotePath(urlPath);
+        if (remote) {
+          uiDirOf(remote.id).then(
+            (dir) => {
+              if (!dir || !sendStatic(req, res, dir, remote.file, [["X-Content-Type-Options", "nosniff"], ["Cross-Origin-Resource-Policy", "same-origin"]])) next();
+            },
+            () => next(),
+          );
+          return;
+        }
+        if (urlPath === "/api" || urlPath.startsWith("/api/")) return next();
+        if (!sendShellFile(req, res, cfg.shellDir, urlPath)) next();
+      };
+    },
     started(this: any) {
       const server = this.server as import("node:http").Server | undefined;
       server?.on("timeout", (socket: import("node:net").Socket & { _httpMessage?: ServerResponse & { req?: Req } }) => {

@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import * as fs from "node:fs";
 import { UniqueConstraintError } from "sequelize";
 import type { ServiceSchema } from "moleculer";
 import {
@@ -166,6 +167,18 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
             enabled: switches.get(p.id) ?? true,
             tierAllowed: tierAtLeast(tier, p.manifest.tier),
           }));
+        },
+      },
+
+      /** The folder of a plugin's built UI remote (for the gateway's static files); null when it has none. */
+      uiDir: {
+        visibility: "public",
+        params: { id: pluginId },
+        handler(ctx: Ctx<{ id: string }>): string | null {
+          const p = registry.get(ctx.params.id);
+          if (!p || !p.manifest.ui) return null;
+          const dir = path.join(p.folder, "dist", "ui");
+          return fs.existsSync(path.join(dir, p.manifest.ui.remoteEntry ?? DEFAULT_REMOTE_ENTRY)) ? dir : null;
         },
       },
 

@@ -1,0 +1,121 @@
+/**
+ * What the shell hands a plugin's UI remote. A remote exposes one module, `./register`, whose
+ * default export is a `RegisterFn`: the shell calls it once with this runtime, and the plugin
+ * adds its routes, menu entries, connect forms and translations through it. A plugin imports
+ * these types from the SDK and never the shell's code.
+ */
+import type { ComponentType } from "react";
+
+export type UiLocale = "pt-BR" | "en" | "es" | "ru";
+export type UiProfile = "user" | "supervisor" | "admin" | "super";
+export type UiTier = "FREE" | "BASIC" | "PLUS" | "PREMIUM";
+
+export interface UiApiError extends Error {
+  status: number;
+  /** The catalogue code (`ERR_…`), or "ERR_UNIDENTIFIED". */
+  code: string;
+  /** Translated title and detail, as the server sent them. */
+  title: string;
+  detail: string;
+  data: Record<string, unknown>;
+}
+
+export interface UiRequestOptions {
+  query?: Record<string, string | number | boolean | Array<string | number> | undefined | null>;
+  /** Do not show the error notice (the caller shows the error itself). */
+  silent?: boolean;
+  /** Show the success notice ("Tudo certo...") when the call succeeds. */
+  successNotice?: boolean | string;
+  signal?: AbortSignal;
+}
+
+export interface UiApi {
+  get<T = unknown>(path: string, opts?: UiRequestOptions): Promise<T>;
+  post<T = unknown>(path: string, body?: unknown, opts?: UiRequestOptions): Promise<T>;
+  put<T = unknown>(path: string, body?: unknown, opts?: UiRequestOptions): Promise<T>;
+  patch<T = unknown>(path: string, body?: unknown, opts?: UiRequestOptions): Promise<T>;
+  delete<T = unknown>(path: string, opts?: UiRequestOptions): Promise<T>;
+}
+
+export interface UiUser {
+  id: number;
+  name: string;
+  profile: UiProfile;
+  isAdmin: boolean;
+  queues: number[];
+}
+
+export interface UiTenant {
+  id: number;
+  name: string;
+  tier: UiTier;
+}
+
+export interface UiNotify {
+  success(message?: string): void;
+  info(message: string): void;
+  /** An error from `api` (shows its title and detail) or a plain message. */
+  error(err: unknown): void;
+}
+
+/** A page a plugin adds under the main layout, at `/<path>` (hash route). */
+export interface UiRoute {
+  path: string;
+  /** Lazy page: only fetched when the route is opened. */
+  load: () => Promise<{ default: ComponentType }>;
+  /** Lowest profile that may open it (default "user"). */
+  access?: UiProfile;
+}
+
+export interface UiMenuItem {
+  key: string;
+  path: string;
+  /** Label per locale; the shell picks the current one (pt-BR when missing). */
+  label: Partial<Record<UiLocale, string>> & { "pt-BR": string };
+  access?: UiProfile;
+}
+
+/** Settings of a connection of the plugin's channel type, edited in the connection form. */
+export type ConnectionSettings = Record<string, unknown>;
+
+export interface ConnectFormProps {
+  value: ConnectionSettings;
+  onChange(next: ConnectionSettings): void;
+  /** Field → translated message, from `validate` or from the server's validation error. */
+  errors: Record<string, string>;
+  /** The connection being edited (absent when creating one). */
+  connection?: { id: number; name: string; status: string; token?: string | null };
+  runtime: ShellRuntime;
+}
+
+export interface ConnectFormDefinition {
+  /** The channel type this form edits: the plugin's id. */
+  type: string;
+  component: ComponentType<ConnectFormProps>;
+  /** Field → message for what is wrong; an empty object when the settings can be saved. */
+  validate?(value: ConnectionSettings, t: ShellRuntime["t"]): Record<string, string>;
+  defaults?: ConnectionSettings;
+}
+
+export interface ShellRuntime {
+  /** The plugin this runtime was made for. */
+  pluginId: string;
+  api: UiApi;
+  user: UiUser;
+  tenant: UiTenant;
+  locale: UiLocale;
+  /** Translates a key of the plugin's own texts (see addTranslations), then the shell's. */
+  t(key: string, vars?: Record<string, unknown>): string;
+  addTranslations(resources: Partial<Record<UiLocale, Record<string, unknown>>>): void;
+  notify: UiNotify;
+  addRoute(route: UiRoute): void;
+  addMenuItem(item: UiMenuItem): void;
+  registerConnectForm(form: ConnectFormDefinition): void;
+}
+
+export type RegisterFn = (runtime: ShellRuntime) => void | Promise<void>;
+
+/** Identity helper so a remote's register function is typed: `export default defineUi((rt) => …)`. */
+export function defineUi(register: RegisterFn): RegisterFn {
+  return register;
+}

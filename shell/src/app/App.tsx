@@ -1,0 +1,96 @@
+import { lazy, Suspense, type ComponentType, type ReactNode } from "react";
+import { createHashRouter, Navigate, Outlet, RouterProvider } from "react-router-dom";
+import { I18nextProvider } from "react-i18next";
+import { RootContext } from "./context";
+import { RequireAuth, PathGate } from "./guards";
+import { Notifier } from "./Notifier";
+import NotFound from "./NotFound";
+import { PluginPage } from "./PluginPage";
+import type { RootStore } from "./root";
+
+type Loader = () => Promise<{ default: ComponentType }>;
+const page = (load: Loader) => {
+  const C = lazy(load);
+  return <C />;
+};
+
+function Loading() {
+  return <div className="oa-page-loading" aria-busy="true" />;
+}
+
+/** Public pages: plain React and CSS (no UI kit), so /login stays small. */
+const LoginPage = () => import("../pages/login/LoginPage");
+const ResetPage = () => import("../pages/login/ResetPage");
+/** Main area: the layout brings the UI kit. */
+const MainLayout = lazy(() => import("../pages/layout/MainLayout"));
+
+function Shell({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <Suspense fallback={<Loading />}>{children}</Suspense>
+      <Notifier />
+    </>
+  );
+}
+
+export function createRouter() {
+  return createHashRouter([
+    { path: "/", element: <Navigate to="/home" replace /> },
+    { path: "/login", element: <Shell>{page(LoginPage)}</Shell> },
+    { path: "/redefining", element: <Shell>{page(ResetPage)}</Shell> },
+    {
+      element: (
+        <Shell>
+          <RequireAuth>
+            <PathGate>
+              <MainLayout>
+                <Suspense fallback={<Loading />}>
+                  <Outlet />
+                </Suspense>
+              </MainLayout>
+            </PathGate>
+          </RequireAuth>
+        </Shell>
+      ),
+      children: [
+        { path: "/home", element: page(() => import("../pages/home/HomePage")) },
+        {
+          path: "/atendimento",
+          element: page(() => import("../pages/atendimento/AtendimentoPage")),
+          children: [
+            { index: true, element: null },
+            { path: "chats", element: null },
+            { path: "contatos", element: null },
+            { path: ":ticketId", element: null },
+          ],
+        },
+        { path: "/contatos", element: page(() => import("../pages/contatos/ContatosPage")) },
+        {
+          path: "/configuracoes",
+          element: page(() => import("../pages/configuracoes/ConfiguracoesPage")),
+          children: [
+            { index: true, element: <Navigate to="usuarios" replace /> },
+            { path: "usuarios", element: page(() => import("../pages/configuracoes/UsuariosPage")) },
+            { path: "filas", element: page(() => import("../pages/configuracoes/FilasPage")) },
+            { path: "etiquetas", element: page(() => import("../pages/configuracoes/EtiquetasPage")) },
+            { path: "canais", element: page(() => import("../pages/configuracoes/CanaisPage")) },
+            { path: "mensagens-rapidas", element: page(() => import("../pages/configuracoes/MensagensRapidasPage")) },
+            { path: "*", element: <NotFound /> },
+          ],
+        },
+        // Routes the enabled plugins' remotes add; anything else is not found.
+        { path: "*", element: <PluginPage /> },
+      ],
+    },
+  ]);
+}
+
+export function App({ root, router }: { root: RootStore; router: ReturnType<typeof createRouter> }) {
+  return (
+    <RootContext.Provider value={root}>
+      <I18nextProvider i18n={root.i18n}>
+        <RouterProvider router={router} />
+      </I18nextProvider>
+    </RootContext.Provider>
+  );
+}

@@ -1,0 +1,43 @@
+import { useEffect, type ReactNode } from "react";
+import { Navigate, useLocation } from "react-router-dom";
+import { observer } from "mobx-react-lite";
+import { useRoot } from "./context";
+import { accessForPath, tierForPath } from "./gating";
+import { tierAtLeast } from "./root";
+
+/** Main-area routes: without a session, to /login (the wanted path is kept for after login). */
+export const RequireAuth = observer(function RequireAuth({ children }: { children: ReactNode }) {
+  const root = useRoot();
+  const loc = useLocation();
+  if (!root.session.loggedIn) return <Navigate to="/login" replace state={{ from: loc.pathname }} />;
+  return <>{children}</>;
+});
+
+function Refuse({ notice }: { notice: () => void }) {
+  useEffect(() => {
+    notice();
+  }, []);
+  return <Navigate to="/home" replace />;
+}
+
+/**
+ * Profile and licence gates of the current path (spec §6): a tier above the tenant's shows the
+ * notice naming the tier and returns to /home; /configuracoes for a non-admin shows the
+ * no-permission notice and goes to the dashboard.
+ */
+export const PathGate = observer(function PathGate({ children }: { children: ReactNode }) {
+  const root = useRoot();
+  const { pathname } = useLocation();
+  const tier = tierForPath(pathname);
+  if (tier && !tierAtLeast(root.session.tier, tier)) return <Refuse key={pathname} notice={() => root.licenceNotice(tier)} />;
+  const access = accessForPath(pathname);
+  if (access && !root.can(access)) {
+    return (
+      <Refuse
+        key={pathname}
+        notice={() => root.ui.notify({ kind: "error", title: root.t("common.noPermission.title"), detail: root.t("common.noPermission.detail") })}
+      />
+    );
+  }
+  return <>{children}</>;
+});

@@ -1,0 +1,176 @@
+import { makeAutoObservable, reaction } from "mobx";
+import type { i18n as I18n } from "i18next";
+import type { UiLocale, UiProfile, UiTier } from "@openatende/plugin-sdk/ui";
+import { ApiClient, ApiError } from "../api/client";
+import { SessionStore, browserLocale, type LoginResponse, type UserConfigs } from "../stores/session";
+import { UiStore } from "../stores/ui";
+import { createI18n, translate } from "../i18n";
+import { PluginRegistry } from "../plugins/registry";
+import { RealtimeClient } from "../realtime/socket";
+import { LICENCE_CACHE_MS, LICENCE_NOTICE_MS, VERSION_CACHE_MS } from "../ui/constants";
+
+/** GET /load-config. */
+export interface FrontConfig {
+  applicationName?: string;
+  logoUrl?: string | null;
+  recaptchaKey?: string | null;
+  pageUrl?: string | null;
+  builderUrl?: string | null;
+  videoList?: unknown[];
+  loginPosition?: "left" | "center" | "right";
+  disableRegisterButton?: boolean;
+  termsUrl?: string | null;
+}
+
+const PROFILE_RANK: Record<UiProfile, number> = { user: 0, supervisor: 1, admin: 2, super: 3 };
+const TIER_RANK: Record<UiTier, number> = { FREE: 0, BASIC: 1, PLUS: 2, PREMIUM: 3 };
+
+export function tierAtLeast(have: UiTier, need: UiTier): boolean {
+  return TIER_RANK[have] >= TIER_RANK[need];
+}
+
+/** The stores, the API client, i18n, the plugin registry and the socket: one per page load. */
+export class RootStore {
+  readonly session: SessionStore;
+  readonly ui = new UiStore();
+  readonly i18n: I18n;
+  readonly api: ApiClient;
+  readonly plugins = new PluginRegistry();
+  readonly realtime = new RealtimeClient();
+  frontConfig: FrontConfig = {};
+  /** Set by the router once it exists; before that, navigation changes location.hash. */
+  navigate: (path: string) => void = (path) => {
+    window.location.hash = `#${path}`;
+  };
+
+  constructor(storage: Storage = window.localStorage, languages: readonly string[] = navigator.languages ?? []) {
+    this.session = new SessionStore(storage, browserLocale(languages));
+    this.i18n = createI18n(this.session.locale);
+    this.api = new ApiClient({
+      session: this.session,
+      ui: this.ui,
+      t: (k, v) => translate(this.i18n, k, v),
+      navigate: (p) => this.navigate(p),
+    });
+    makeAutoObservable<RootStore>(this, { session: false, ui: false, i18n: false, api: false, plugins: false, realtime: false, navigate: false, t: false });
+    reaction(
+      () => this.session.locale,
+      (l) => {
+        void this.i18n.changeLanguage(l);
+        document.documentElement.lang = l;
+      },
+      { fireImmediately: true },
+    );
+    reaction(
+      () => this.session.token,
+      (token) => {
+        if (token && this.session.sessionId) this.realtime.updateAuth({ token, sessionId: this.session.sessionId });
+      },
+    );
+  }
+
+  /** The shell's texts in the current language. */
+  t(key: string, vars?: Record<string, unknown>): string {
+    return translate(this.i18n, key, vars);
+  }
+
+  setFrontConfig(c: FrontConfig) {
+    this.frontConfig = c;
+  }
+
+  setLocale(l: UiLocale) {
+    this.session.setLocale(l);
+  }
+
+  can(access: UiProfile | undefined): boolean {
+    if (!access) return true;
+    const p = this.session.profile;
+    return !!p && PROFILE_RANK[p] >= PROFILE_RANK[access];
+  }
+
+  notifyError(e: unknown) {
+    if (e instanceof ApiError) {
+      if (e.code === "ERR_REQUEST_TIMEOUT") return;
+      this.ui.notify({ kind: "error", title: e.title, detail: e.detail });
+    } else if (typeof e === "string") this.ui.notify({ kind: "error", title: e });
+    else this.ui.notify({ kind: "error", title: this.t("errors.generic.title"), detail: (e as Error)?.message || this.t("errors.unidentified") });
+  }
+
+  /** The licence notice of spec §6/§8: names the tier, lasts 5 s. */
+  licenceNotice(tier: UiTier) {
+    this.ui.notify({ kind: "warning", title: this.t("common.licence.title"), detail: this.t("common.licence.detail", { tier }), banner: true, durationMs: LICENCE_NOTICE_MS });
+  }
+
+  async loadFrontConfig() {
+    try {
+      this.setFrontConfig(await this.api.get<FrontConfig>("/load-config", { silent: true }));
+    } catch {
+      /* the login page works without it */
+    }
+  }
+
+  /** After login, or on a page load with a stored session: licence, version, plugins, socket. */
+  async startSession() {
+    const s = this.session;
+    if (!s.loggedIn) return;
+    await Promise.all([this.checkLicence(), this.checkVersion()]);
+    this.realtime.connect({ token: s.token!, sessionId: s.sessionId! });
+    try {
+      await (await import("../plugins/remotes")).loadPluginRemotes(this);
+    } catch {
+      this.plugins.setLoaded(true);
+    }
+  }
+
+  /** GET /auth/license-info, cached 12 h in licenseCache (FREE when it fails). */
+  async checkLicence(force = false) {
+    const c = this.session.licenseCache;
+    if (!force && c && Date.now() - c.lastCheck < LICENCE_CACHE_MS) return;
+    try {
+      const r = await this.api.get<{ licenseType: UiTier; expiryDate?: string | null }>("/auth/license-info", { silent: true });
+      this.session.setLicence({ licenseType: r.licenseType ?? "FREE", expiryDate: r.expiryDate ?? null, lastCheck: Date.now() });
+    } catch {
+      if (this.session.loggedIn) this.session.setLicence({ licenseType: "FREE", expiryDate: null, lastCheck: Date.now() });
+    }
+  }
+
+  async checkVersion() {
+    const c = this.session.versionCache;
+    if (c && Date.now() - c.lastCheck < VERSION_CACHE_MS) return;
+    try {
+      const r = await this.api.get<{ version: string }>("/version", { silent: true });
+      this.session.setVersion({ version: r.version, lastCheck: Date.now() });
+    } catch {
+      /* shown as unknown */
+    }
+  }
+
+  async login(payload: { email?: string; phoneNumber?: string; password: string }) {
+    const r = await this.api.post<LoginResponse>("/auth/login", payload);
+    this.session.signIn(r);
+    await this.startSession();
+    return r;
+  }
+
+  /** Logs out on the server (a failure there does not keep the user in), clears the browser's session. */
+  async logout() {
+    try {
+      await this.api.post("/auth/logout", {}, { silent: true });
+    } catch {
+      /* the session ends here either way */
+    }
+    this.realtime.disconnect();
+    this.plugins.reset();
+    this.session.clear();
+    this.navigate("/login");
+  }
+
+  /** PUT /users/{id}/configs, then the stored user object. */
+  async saveConfigs(patch: UserConfigs) {
+    const s = this.session;
+    if (s.userId === null) return;
+    const configs = { ...(s.usuario?.configs ?? {}), ...patch };
+    s.setConfigs(configs);
+    await this.api.put(`/users/${s.userId}/configs`, configs, { silent: true }).catch(() => undefined);
+  }
+}

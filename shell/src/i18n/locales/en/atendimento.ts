@@ -1,0 +1,2 @@
+/** Texts of the atendimento area (en). */
+export default {} as const;

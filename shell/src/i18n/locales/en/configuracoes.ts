@@ -1,0 +1,2 @@
+/** Texts of the configuracoes area (en). */
+export default {} as const;

@@ -1,0 +1,2 @@
+/** Texts of the contatos area (en). */
+export default {} as const;

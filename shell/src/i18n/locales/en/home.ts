@@ -1,0 +1,2 @@
+/** Texts of the home area (en). */
+export default {} as const;

@@ -1,0 +1,2 @@
+/** Texts of the layout area (en). */
+export default {} as const;

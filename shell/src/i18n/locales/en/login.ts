@@ -1,0 +1,2 @@
+/** Texts of the login area (en). */
+export default {} as const;

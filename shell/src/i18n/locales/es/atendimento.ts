@@ -1,0 +1,2 @@
+/** Texts of the atendimento area (es). */
+export default {} as const;

@@ -1,0 +1,2 @@
+/** Texts of the configuracoes area (es). */
+export default {} as const;

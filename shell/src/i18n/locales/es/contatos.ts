@@ -1,0 +1,2 @@
+/** Texts of the contatos area (es). */
+export default {} as const;

@@ -1,0 +1,2 @@
+/** Texts of the home area (es). */
+export default {} as const;

@@ -1,0 +1,2 @@
+/** Texts of the layout area (es). */
+export default {} as const;

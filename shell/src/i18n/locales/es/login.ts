@@ -1,0 +1,2 @@
+/** Texts of the login area (es). */
+export default {} as const;

@@ -1,0 +1,2 @@
+/** Texts of the atendimento area (pt-BR). */
+export default {} as const;

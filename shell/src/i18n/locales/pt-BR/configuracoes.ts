@@ -1,0 +1,2 @@
+/** Texts of the configuracoes area (pt-BR). */
+export default {} as const;

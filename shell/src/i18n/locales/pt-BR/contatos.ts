@@ -1,0 +1,2 @@
+/** Texts of the contatos area (pt-BR). */
+export default {} as const;

@@ -1,0 +1,2 @@
+/** Texts of the home area (pt-BR). */
+export default {} as const;

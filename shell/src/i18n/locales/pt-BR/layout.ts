@@ -1,0 +1,2 @@
+/** Texts of the layout area (pt-BR). */
+export default {} as const;

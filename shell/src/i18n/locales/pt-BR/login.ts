@@ -1,0 +1,2 @@
+/** Texts of the login area (pt-BR). */
+export default {} as const;

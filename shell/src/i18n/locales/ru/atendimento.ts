@@ -1,0 +1,2 @@
+/** Texts of the atendimento area (ru). */
+export default {} as const;

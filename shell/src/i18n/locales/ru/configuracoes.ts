@@ -1,0 +1,2 @@
+/** Texts of the configuracoes area (ru). */
+export default {} as const;

@@ -1,0 +1,2 @@
+/** Texts of the contatos area (ru). */
+export default {} as const;

@@ -1,0 +1,2 @@
+/** Texts of the home area (ru). */
+export default {} as const;

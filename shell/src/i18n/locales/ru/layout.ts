@@ -1,0 +1,2 @@
+/** Texts of the layout area (ru). */
+export default {} as const;

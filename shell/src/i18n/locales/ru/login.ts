@@ -1,0 +1,2 @@
+/** Texts of the login area (ru). */
+export default {} as const;

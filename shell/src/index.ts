@@ -1,0 +1,2 @@
+// Module Federation needs an asynchronous boundary before the shared modules are used.
+import("./bootstrap");

@@ -1,0 +1,69 @@
+import { makeAutoObservable } from "mobx";
+import type { ConnectFormDefinition, UiMenuItem, UiRoute } from "@openatende/plugin-sdk/ui";
+
+/** What GET /plugins/enabled answers for one plugin. */
+export interface EnabledPlugin {
+  id: string;
+  kind: string;
+  version: string;
+  tier: string;
+  displayName: Record<string, string>;
+  service?: string;
+  ui: { remoteEntry: string | null; exposes: string[] } | null;
+}
+
+export interface PluginRoute extends UiRoute {
+  pluginId: string;
+}
+export interface PluginMenuItem extends UiMenuItem {
+  pluginId: string;
+}
+export interface PluginConnectForm extends ConnectFormDefinition {
+  pluginId: string;
+}
+
+/** What the enabled plugins' remotes registered: routes, menu entries and connection forms. */
+export class PluginRegistry {
+  enabled: EnabledPlugin[] = [];
+  routes: PluginRoute[] = [];
+  menu: PluginMenuItem[] = [];
+  connectForms = new Map<string, PluginConnectForm>();
+  /** Plugin id → "loading" | "ready" | error message. */
+  state = new Map<string, string>();
+  loaded = false;
+
+  constructor() {
+    makeAutoObservable(this);
+  }
+
+  setEnabled(list: EnabledPlugin[]) {
+    this.enabled = list;
+  }
+  addRoute(r: PluginRoute) {
+    this.routes = [...this.routes.filter((x) => x.path !== r.path), r];
+  }
+  addMenuItem(m: PluginMenuItem) {
+    this.menu = [...this.menu.filter((x) => x.key !== m.key), m];
+  }
+  addConnectForm(f: PluginConnectForm) {
+    this.connectForms.set(f.type, f);
+  }
+  setState(id: string, s: string) {
+    this.state.set(id, s);
+  }
+  setLoaded(v: boolean) {
+    this.loaded = v;
+  }
+  /** Channel types the tenant can create connections of: the enabled channel plugins. */
+  get channelTypes(): EnabledPlugin[] {
+    return this.enabled.filter((p) => p.kind === "channel");
+  }
+  reset() {
+    this.enabled = [];
+    this.routes = [];
+    this.menu = [];
+    this.connectForms = new Map();
+    this.state = new Map();
+    this.loaded = false;
+  }
+}

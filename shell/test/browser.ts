@@ -1,0 +1,76 @@
+/**
+ * Browser-test helpers for the shell: Debian's Chromium through playwright-core (never a
+ * downloaded browser), a login that stores the session the way the shell does, and
+ * screenshots kept under artifacts/screenshots (CI keeps them).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { PASSWORD } from "../../core/test/helpers";
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const ARTIFACTS = path.resolve(__dirname, "../../artifacts/screenshots");
+export const SHELL_DIST = path.resolve(__dirname, "../dist/index.html");
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
+  if (!fs.existsSync(SHELL_DIST)) throw new Error("shell/dist is missing: run `npm run build` (npm test does)");
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
+
+/** A page that records its errors (uncaught exceptions and console errors) in `errors`. */
+export async function newPage(browser: Browser, opts: { locale?: string; viewport?: { width: number; height: number } } = {}): Promise<Page & { errors: string[] }> {
+  const ctx = await browser.newContext({ locale: opts.locale ?? "pt-BR", viewport: opts.viewport ?? { width: 1366, height: 820 } });
+  const page = (await ctx.newPage()) as Page & { errors: string[] };
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") page.errors.push(`console: ${m.text()}`);
+  });
+  return page;
+}
+
+/**
+ * Logs in through the API and stores the session in the page's localStorage with the keys
+ * the shell uses (spec §3), then opens `route`. Use the login form itself where the form is
+ * under test. One session per user: this ends any earlier session of the same user.
+ */
+export async function sessionLogin(page: Page, baseUrl: string, email: string, route = "/home", password = PASSWORD): Promise<any> {
+  const res = await fetch(`${baseUrl}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) });
+  const body = (await res.json()) as any;
+  if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${JSON.stringify(body)}`);
+  await page.goto(`${baseUrl}/#/login`);
+  await page.evaluate((r: any) => {
+    const put = (k: string, v: unknown) => localStorage.setItem(k, typeof v === "string" ? v : JSON.stringify(v));
+    put("token", r.token);
+    if (r.refreshToken) put("refreshToken", r.refreshToken);
+    put("sessionId", r.sessionId);
+    put("userId", r.userId);
+    put("profile", r.profile);
+    put("tenantId", r.tenantId);
+    put("isMaster", r.isMaster);
+    put("username", r.username);
+    put("usuario", r.user);
+    put("queues", r.queues);
+    put("image", r.image);
+    put("tenant", r.tenant);
+  }, body);
+  await page.goto(`${baseUrl}/#${route}`);
+  await page.reload();
+  return body;
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}
+
+/** The notices the shell showed (the UiStore's history), newest last. */
+export async function notices(page: Page): Promise<Array<{ kind: string; title: string; detail?: string; banner?: boolean }>> {
+  return page.evaluate(() => (window as any).__openatende?.ui.history.map((n: any) => ({ ...n })) ?? []);
+}
