@@ -23,6 +23,7 @@ import { createTagsService } from "./services/tags.service";
 import { createQuickMessagesService } from "./services/quick-messages.service";
 import { createConnectionsService } from "./services/connections.service";
 import { createPluginsService } from "./services/plugins.service";
+import { createDashboardService } from "./services/dashboard.service";
 import { createTicketsService } from "./services/tickets.service";
 import { createMessagesService } from "./services/messages.service";
 import { createChannelsService } from "./services/channels.service";
@@ -46,6 +47,7 @@ export const SERVICE_GROUPS = {
     createQuickMessagesService,
     createConnectionsService,
     createTicketsService,
+    createDashboardService,
     createMessagesService,
     createChannelsService,
     createFilesService,
