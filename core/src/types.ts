@@ -27,6 +27,8 @@ export interface Meta {
   $responseHeaders?: Record<string, string>;
   $responseType?: string;
   $location?: string;
+  /** Request headers an action asked for with its `headers` option (lower-case names). */
+  headers?: Record<string, string>;
 }
 
 export type Ctx<P = any> = Context<P, Meta>;
@@ -67,5 +69,10 @@ declare module "moleculer" {
      * policy). Only for anonymous actions (`access: "public"`): no credentials are involved.
      */
     cors?: "public";
+    /**
+     * Request headers (lower-case names) the gateway hands the action in `ctx.meta.headers`,
+     * e.g. a webhook's signature header. Only these: an action sees no other header.
+     */
+    headers?: string[];
   }
 }

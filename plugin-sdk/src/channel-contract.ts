@@ -43,6 +43,12 @@ export interface ConnectionRef {
 export interface ConnectParams extends ConnectionRef {
   /** The connection's type-specific settings, already validated against the manifest's settingsSchema. */
   settings: Record<string, unknown>;
+  /** The connection's public token (what `resolveToken` maps back), for URLs a provider calls: webhooks. */
+  token?: string;
+  /** The product's external base URL (no trailing slash); the API is under `<publicUrl>/api`. */
+  publicUrl?: string;
+  /** Absolute path of the platform's data folder, under which outbound `MediaRef.path`s lie. */
+  dataDir?: string;
 }
 
 export interface StatusResult {

@@ -173,7 +173,7 @@ const media = {
  * (`params: channelActionParams.send`), so the core gets the same validation from every plugin.
  */
 export const channelActionParams = {
-  connect: { ...ref, settings },
+  connect: { ...ref, settings, token: optionalString, publicUrl: optionalString, dataDir: optionalString },
   disconnect: { ...ref },
   status: { ...ref },
   send: {

@@ -174,6 +174,16 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
             ctx.meta.rawToken = auth?.startsWith("Bearer ") ? auth.slice(7).trim() : undefined;
             const sid = req.headers[SESSION_HEADER];
             ctx.meta.sessionHeader = typeof sid === "string" ? sid : undefined;
+            // Headers an action declared it needs (a webhook's signature), and only those.
+            const wanted = (req.$action as { headers?: unknown } | undefined)?.headers;
+            if (Array.isArray(wanted) && wanted.length) {
+              const picked: Record<string, string> = {};
+              for (const name of wanted) {
+                const v = typeof name === "string" ? req.headers[name.toLowerCase()] : undefined;
+                if (typeof v === "string") picked[name.toLowerCase()] = v;
+              }
+              ctx.meta.headers = picked;
+            }
           },
           onError(this: any, req: Req, res: ServerResponse, err: unknown) {
             sendError.call(this, req, res, err);

@@ -261,7 +261,14 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
           const row = c.get({ plain: true }) as ConnectionRow;
           const plugin = await channelFor(ctx, row.type, row.tenantId);
           await c.update({ status: "connecting" });
-          const res = (await ctx.call(`${plugin.service}.connect`, { tenantId: row.tenantId, connectionId: row.id, settings: row.settings })) as {
+          const res = (await ctx.call(`${plugin.service}.connect`, {
+            tenantId: row.tenantId,
+            connectionId: row.id,
+            settings: row.settings,
+            token: row.token,
+            publicUrl: deps.config.publicUrl,
+            dataDir: deps.config.dataDir,
+          })) as {
             status: string;
             qrcode?: string;
             detail?: string;

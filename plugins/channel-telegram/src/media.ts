@@ -1,0 +1,113 @@
+/**
+ * Files both ways. Inbound: getFile, then the file's download URL (never shown to anyone:
+ * it carries the bot token), handed to the core inline (`media.data`), which stores it under
+ * the tenant's folder. Outbound: the core's stored file (a path under its data folder), an
+ * inline file or a public URL, turned into what sendPhoto/sendDocument/… take, and the
+ * method chosen by the file's type.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Telegram } from "telegraf";
+import type { MediaRef } from "@openatende/plugin-sdk";
+import { classify } from "./bot-api";
+import type { FileToFetch } from "./normalise";
+
+/** Spec §9: a chat file is at most 10 MB; the core refuses larger ones. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+const DOWNLOAD_TIMEOUT_MS = 60_000;
+
+export type Download = { ok: true; data: Buffer } | { ok: false; reason: "too-large" | "refused"; detail: string };
+
+/**
+ * Downloads a file a customer sent. Answers why not when it cannot be had (too large,
+ * Telegram refuses it); throws when it is worth trying again later (network, 5xx).
+ */
+export async function downloadFile(telegram: Telegram, file: FileToFetch, maxBytes = MAX_FILE_BYTES): Promise<Download> {
+  if (file.size !== undefined && file.size > maxBytes) return { ok: false, reason: "too-large", detail: `${file.size} bytes` };
+  let url: URL;
+  try {
+    const info = await telegram.getFile(file.fileId);
+    if (info.file_size !== undefined && info.file_size > maxBytes) return { ok: false, reason: "too-large", detail: `${info.file_size} bytes` };
+    url = await telegram.getFileLink(info);
+  } catch (err) {
+    const f = classify(err);
+    // "Bad Request: file is too big" and the like: the file will never come.
+    if (f.kind === "refused") return { ok: false, reason: /too big/i.test(f.detail) ? "too-large" : "refused", detail: f.detail };
+    throw err;
+  }
+  // A local Bot API server (--local) answers absolute paths on its own disk.
+  if (url.protocol === "file:") {
+    const stat = await fs.promises.stat(url);
+    if (stat.size > maxBytes) return { ok: false, reason: "too-large", detail: `${stat.size} bytes` };
+    return { ok: true, data: await fs.promises.readFile(url) };
+  }
+  const res = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+  if (!res.ok) {
+    if (res.status >= 500) throw new Error(`file download failed: HTTP ${res.status}`);
+    return { ok: false, reason: "refused", detail: `HTTP ${res.status}` };
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    total += chunk.length;
+    if (total > maxBytes) return { ok: false, reason: "too-large", detail: `more than ${maxBytes} bytes` };
+    chunks.push(Buffer.from(chunk));
+  }
+  return { ok: true, data: Buffer.concat(chunks) };
+}
+
+/** The line a message gets instead of a file that could not be downloaded. */
+export function missingFileNote(file: FileToFetch, why: "too-large" | "refused"): string {
+  const size = file.size ? ` (${(file.size / 1024 / 1024).toFixed(1)} MB)` : "";
+  return why === "too-large"
+    ? `📎 ${file.fileName}${size}: arquivo maior que ${MAX_FILE_BYTES / 1024 / 1024} MB, não baixado`
+    : `📎 ${file.fileName}${size}: o Telegram não entregou o arquivo`;
+}
+
+export type SendMethod = "sendPhoto" | "sendAnimation" | "sendVoice" | "sendAudio" | "sendVideo" | "sendDocument";
+
+/** Which Bot API method sends a file of this type, as Telegram shows each kind best. */
+export function sendMethodFor(mimeType: string): SendMethod {
+  const mime = mimeType.toLowerCase().split(";")[0].trim();
+  if (mime === "image/gif") return "sendAnimation";
+  if (mime === "image/jpeg" || mime === "image/png" || mime === "image/webp") return "sendPhoto";
+  // Voice notes are OGG/Opus; sendAudio plays MP3 and M4A.
+  if (mime === "audio/ogg" || mime === "audio/opus") return "sendVoice";
+  if (mime === "audio/mpeg" || mime === "audio/mp3" || mime === "audio/mp4" || mime === "audio/x-m4a" || mime === "audio/m4a" || mime === "audio/aac") return "sendAudio";
+  if (mime === "video/mp4") return "sendVideo";
+  return "sendDocument";
+}
+
+export class MediaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MediaError";
+  }
+}
+
+/** A Bot API file argument: a public URL Telegram fetches itself, or the bytes to upload. */
+export type FileArg = string | { source: Buffer; filename: string };
+
+/**
+ * Reads an outbound file. A stored file must lie in the tenant's own folder of the data
+ * folder (as the core's own file routes require): no other tenant's file, no "..".
+ */
+export async function fileArgOf(media: MediaRef, tenantId: number, dataDir: string | undefined): Promise<FileArg> {
+  const filename = media.fileName || "file";
+  if (media.data) return { source: Buffer.from(media.data, "base64"), filename };
+  if (media.path) {
+    if (!dataDir) throw new MediaError("the core did not say where its data folder is (connect again)");
+    const root = path.resolve(dataDir, "tenants", String(tenantId));
+    const full = path.resolve(dataDir, media.path);
+    if (!full.startsWith(root + path.sep)) throw new MediaError("the file is outside the tenant's folder");
+    let data: Buffer;
+    try {
+      data = await fs.promises.readFile(full);
+    } catch {
+      throw new MediaError(`the file ${media.fileName ?? path.basename(full)} could not be read`);
+    }
+    return { source: data, filename };
+  }
+  if (media.url && /^https?:\/\//i.test(media.url)) return media.url;
+  throw new MediaError("the media has no file, data or http(s) URL");
+}

@@ -1,0 +1,124 @@
+/**
+ * Telegram channel (Bot API through telegraf). Each connection is one bot, in one of two
+ * modes: webhook (Telegram posts updates to POST /api/telegram/<connection token>/webhook,
+ * signed with a secret derived from the bot token) or long polling (getUpdates). Either way
+ * an update is dropped when its update_id was handed over lately, normalised to the channel
+ * contract (files downloaded and handed over inline) and given to the core. Sends go through
+ * a queue per bot that keeps Telegram's limits and honours 429 retry_after.
+ * The work itself is in channel.ts; this file is the service and its routes.
+ */
+import { Errors } from "moleculer";
+import type { Context } from "moleculer";
+import type { Update } from "telegraf/types";
+import {
+  definePlugin,
+  resolveToken,
+  checkOutbound,
+  channelActionParams,
+  type ChannelCapability,
+  type ConnectParams,
+  type ConnectionRef,
+  type SendParams,
+  type SendResult,
+  type StatusResult,
+  type TestParams,
+  type TestResult,
+} from "@openatende/plugin-sdk";
+import { SECRET_HEADER, readSettings, redact, sameSecret, webhookSecret } from "./bot-api";
+import { TelegramChannel } from "./channel";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const pkg = require("../package.json") as { platform: { channel: { capabilities: ChannelCapability[] } } };
+const CAPABILITIES = pkg.platform.channel.capabilities;
+
+type Ctx<P = any> = Context<P, { headers?: Record<string, string> }>;
+
+const channelOf = (svc: any): TelegramChannel => svc.channel as TelegramChannel;
+
+export const telegramChannelPlugin = definePlugin({
+  pkgJson: require("../package.json"),
+  service: {
+    settings: { rest: "/", pollTimeoutSec: 25 },
+    created(this: any) {
+      this.channel = new TelegramChannel({
+        core: { call: (action, params, opts) => this.broker.call(action, params, { ...(opts ?? {}), caller: this.fullName }) },
+        logger: this.logger,
+        pollTimeoutSec: this.settings.pollTimeoutSec,
+      });
+    },
+    async stopped(this: any) {
+      await channelOf(this).stop();
+    },
+    actions: {
+      // --- the channel contract -------------------------------------------------------------
+      connect: {
+        params: channelActionParams.connect,
+        handler(this: any, ctx: Ctx<ConnectParams>): Promise<StatusResult> {
+          return channelOf(this).connect(ctx.params, ctx);
+        },
+      },
+      disconnect: {
+        params: channelActionParams.disconnect,
+        handler(this: any, ctx: Ctx<ConnectionRef>): Promise<StatusResult> {
+          return channelOf(this).disconnect({ tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId }, ctx);
+        },
+      },
+      status: {
+        params: channelActionParams.status,
+        handler(this: any, ctx: Ctx<ConnectionRef>): StatusResult {
+          return channelOf(this).status(ctx.params);
+        },
+      },
+      send: {
+        params: channelActionParams.send,
+        handler(this: any, ctx: Ctx<SendParams>): Promise<SendResult> {
+          const { tenantId, connectionId, to, message, messageId } = ctx.params;
+          checkOutbound(CAPABILITIES, message);
+          return channelOf(this).send({ tenantId, connectionId }, to.externalId, message, messageId);
+        },
+      },
+      test: {
+        params: channelActionParams.test,
+        handler(this: any, ctx: Ctx<TestParams>): Promise<TestResult> {
+          return channelOf(this).test(ctx.params.settings);
+        },
+      },
+
+      // --- Telegram's webhook (public, keyed by the connection token, signed) ------------------
+      webhook: {
+        rest: "POST /telegram/:token/webhook",
+        access: "public",
+        resource: "public",
+        headers: [SECRET_HEADER],
+        params: { token: { type: "string", min: 10, max: 64 } },
+        async handler(this: any, ctx: Ctx<{ token: string } & Record<string, unknown>>) {
+          const r = await resolveToken(ctx, ctx.params.token);
+          // A disconnected connection takes nothing (its webhook was deleted; a late delivery is dropped).
+          if (!r || r.status === "inactive" || r.status === "disconnected") throw new Errors.MoleculerClientError("Unknown webhook", 404, "ERR_CONNECTION_NOT_FOUND");
+          const read = readSettings(r.settings);
+          if (!read.ok || read.settings.mode !== "webhook") throw new Errors.MoleculerClientError("This connection takes no webhook", 404, "ERR_CONNECTION_NOT_FOUND");
+          // Only Telegram knows the secret given to setWebhook: anything else is refused unread.
+          if (!sameSecret(ctx.meta.headers?.[SECRET_HEADER], webhookSecret(read.settings.token, ctx.params.token))) {
+            throw new Errors.MoleculerClientError("Wrong or missing webhook secret", 401, "ERR_TOKEN_INVALID", { reason: "webhook-secret" });
+          }
+          const { token: _token, ...update } = ctx.params;
+          if (!Number.isInteger(update.update_id) || (update.update_id as number) < 0) {
+            throw new Errors.ValidationError("Parameters validation error!", "VALIDATION_ERROR", [{ type: "number", field: "update_id", message: "The 'update_id' field must be a number." }]);
+          }
+          const channel = channelOf(this);
+          const ref = { tenantId: r.tenantId, connectionId: r.connectionId };
+          try {
+            const result = await channel.handleUpdate(ref, channel.clientForWebhook(r.connectionId, read.settings), update as unknown as Update, ctx);
+            return { ok: true, result };
+          } catch (err) {
+            // Not taken: an answer other than 2xx makes Telegram deliver it again later.
+            this.logger.warn(`connection ${r.connectionId}: webhook update ${update.update_id} not handed over: ${redact((err as Error).message)}`);
+            throw new Errors.MoleculerRetryableError("Try again later", 503, "ERR_SERVICE_UNAVAILABLE");
+          }
+        },
+      },
+    },
+  },
+});
+
+export default telegramChannelPlugin;
