@@ -69,7 +69,7 @@ describe("static files of the shell and the plugin remotes", () => {
     ]) {
       const r = await fetch(`${t.url}${p}`);
       expect({ p, status: r.status }).toEqual({ p, status: 404 });
-      const body = await r.json();
+      const body = (await r.json()) as { error: string };
       expect(body.error).toBe("ERR_ROUTE_NOT_FOUND");
     }
   });
