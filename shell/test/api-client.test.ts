@@ -9,6 +9,8 @@ import { ApiClient, ApiError } from "../src/api/client";
 import { SessionStore, type LoginResponse } from "../src/stores/session";
 import { UiStore } from "../src/stores/ui";
 import { createI18n, translate } from "../src/i18n";
+import ptBR from "../src/i18n/locales/pt-BR";
+import en from "../src/i18n/locales/en";
 import { signAccessToken } from "../../core/src/auth/tokens";
 import { startCore, createTenant, TestCore, TenantFixture, PASSWORD } from "../../core/test/helpers";
 import { MemoryStorage } from "./memory-storage";
@@ -17,7 +19,8 @@ function client(base: string, opts: { locale?: "pt-BR" | "en"; timeoutMs?: numbe
   const storage = new MemoryStorage();
   const session = new SessionStore(storage, opts.locale ?? "pt-BR");
   const ui = new UiStore();
-  const i18n = createI18n(session.locale);
+  // The shell fetches a language's texts as a chunk; here they are imported.
+  const i18n = createI18n(session.locale, { "pt-BR": ptBR, en }[session.locale as "pt-BR" | "en"]);
   const navigations: string[] = [];
   const api = new ApiClient({
     session,

@@ -4,6 +4,7 @@ import type { CoreDeps } from "../deps";
 import { AppError } from "../errors/app-error";
 import { Ctx, isAdmin } from "../types";
 import { ACTIVE_STATUSES, defineTicketModels, TICKET_STATUSES } from "../tickets/model";
+import { ticketEvolution } from "../tickets/evolution";
 
 interface Period {
   dateFrom: Date;
@@ -110,6 +111,32 @@ export function createDashboardService(deps: CoreDeps): ServiceSchema {
             byQueue: [...byQueue.entries()].map(([id, counts]) => ({ queueId: id, name: id === null ? null : (qName.get(id) ?? null), counts, total: total(counts) })).sort(sortByTotal),
             byUser: [...byUser.entries()].map(([id, counts]) => ({ userId: id, name: id === null ? null : (uName.get(id) ?? null), counts, total: total(counts) })).sort(sortByTotal),
           };
+        },
+      },
+
+      /** Day by day in the tenant's time zone: created per connection, resolved, resolution time per user (tickets/evolution.ts). */
+      evolution: {
+        rest: "GET /dashboard/evolution",
+        access: "user",
+        params: {
+          dateFrom: { type: "string", optional: true, max: 10 },
+          dateTo: { type: "string", optional: true, max: 10 },
+        },
+        async handler(ctx: Ctx<{ dateFrom?: string; dateTo?: string }>) {
+          const me = ctx.meta.user!;
+          const whole = isAdmin(me) || me.profile === "supervisor";
+          const [tenant, u] = await Promise.all([
+            ctx.call("tenants.getInternal", { id: me.tenantId }) as Promise<{ timezone?: string | null } | null>,
+            whole ? null : (ctx.call("users.getInternal", { id: me.id }) as Promise<{ queues: number[] } | null>),
+          ]);
+          const r = await ticketEvolution(deps.sequelize, {
+            tenantId: me.tenantId,
+            timezone: tenant?.timezone || "America/Sao_Paulo",
+            dateFrom: ctx.params.dateFrom,
+            dateTo: ctx.params.dateTo,
+            mine: whole ? null : { userId: me.id, queues: u?.queues ?? [] },
+          });
+          return { ...r, scope: whole ? "tenant" : "mine" };
         },
       },
     },

@@ -16,7 +16,7 @@ export const AntdProvider = observer(function AntdProvider({ children }: { child
   return (
     <ConfigProvider
       locale={ANTD_LOCALES[session.locale]}
-      theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { colorPrimary: "#0a7d4f", borderRadius: 8 } }}
+      theme={{ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { colorPrimary: "#0a7d4f", colorLink: "#0a7d4f", colorInfo: "#0a7d4f", borderRadius: 8 } }}
     >
       <AntdApp className={dark ? "oa-dark" : "oa-light"}>{children}</AntdApp>
     </ConfigProvider>

@@ -6,6 +6,7 @@ import { RequireAuth, PathGate } from "./guards";
 import { Notifier } from "./Notifier";
 import NotFound from "./NotFound";
 import { PluginPage } from "./PluginPage";
+import { PUBLIC_PAGES } from "./public-routes";
 import type { RootStore } from "./root";
 
 type Loader = () => Promise<{ default: ComponentType }>;
@@ -18,9 +19,6 @@ function Loading() {
   return <div className="oa-page-loading" aria-busy="true" />;
 }
 
-/** Public pages: plain React and CSS (no UI kit), so /login stays small. */
-const LoginPage = () => import("../pages/login/LoginPage");
-const ResetPage = () => import("../pages/login/ResetPage");
 /** Main area: the layout brings the UI kit. */
 const MainLayout = lazy(() => import("../pages/layout/MainLayout"));
 
@@ -36,8 +34,8 @@ function Shell({ children }: { children: ReactNode }) {
 export function createRouter() {
   return createHashRouter([
     { path: "/", element: <Navigate to="/home" replace /> },
-    { path: "/login", element: <Shell>{page(LoginPage)}</Shell> },
-    { path: "/redefining", element: <Shell>{page(ResetPage)}</Shell> },
+    // Public pages (app/public-routes.ts): plain React and CSS, no UI kit, so /login stays small.
+    ...Object.entries(PUBLIC_PAGES).map(([path, load]) => ({ path, element: <Shell>{page(load)}</Shell> })),
     {
       element: (
         <Shell>

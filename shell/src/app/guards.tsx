@@ -5,11 +5,14 @@ import { useRoot } from "./context";
 import { accessForPath, tierForPath } from "./gating";
 import { tierAtLeast } from "./root";
 
-/** Main-area routes: without a session, to /login (the wanted path is kept for after login). */
+/** Main-area routes: without a session, to /login (the wanted path goes along as ?redirect= for after login). */
 export const RequireAuth = observer(function RequireAuth({ children }: { children: ReactNode }) {
   const root = useRoot();
   const loc = useLocation();
-  if (!root.session.loggedIn) return <Navigate to="/login" replace state={{ from: loc.pathname }} />;
+  if (!root.session.loggedIn) {
+    const wanted = loc.pathname !== "/home" ? `?redirect=${encodeURIComponent(loc.pathname)}` : "";
+    return <Navigate to={`/login${wanted}`} replace />;
+  }
   return <>{children}</>;
 });
 

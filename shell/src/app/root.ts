@@ -4,7 +4,8 @@ import type { UiLocale, UiProfile, UiTier } from "@openatende/plugin-sdk/ui";
 import { ApiClient, ApiError } from "../api/client";
 import { SessionStore, browserLocale, type LoginResponse, type UserConfigs } from "../stores/session";
 import { UiStore } from "../stores/ui";
-import { createI18n, translate } from "../i18n";
+import { createI18n, loadLocale, translate } from "../i18n";
+import { LOCALES } from "../i18n/resources";
 import { PluginRegistry } from "../plugins/registry";
 import { RealtimeClient } from "../realtime/socket";
 import { LICENCE_CACHE_MS, LICENCE_NOTICE_MS, VERSION_CACHE_MS } from "../ui/constants";
@@ -38,6 +39,13 @@ export class RootStore {
   readonly plugins = new PluginRegistry();
   readonly realtime = new RealtimeClient();
   frontConfig: FrontConfig = {};
+  /**
+   * The language whose texts are loaded and current (null before the first load). `t()`
+   * reads it, so observer components that translate render again when a language arrives.
+   */
+  textsLocale: UiLocale | null = null;
+  /** Settles when the first language's texts are loaded (the first render waits for it). */
+  readonly ready: Promise<void>;
   /** Set by the router once it exists; before that, navigation changes location.hash. */
   navigate: (path: string) => void = (path) => {
     window.location.hash = `#${path}`;
@@ -52,14 +60,11 @@ export class RootStore {
       t: (k, v) => translate(this.i18n, k, v),
       navigate: (p) => this.navigate(p),
     });
-    makeAutoObservable<RootStore>(this, { session: false, ui: false, i18n: false, api: false, plugins: false, realtime: false, navigate: false, t: false });
+    makeAutoObservable<RootStore>(this, { session: false, ui: false, i18n: false, api: false, plugins: false, realtime: false, navigate: false, t: false, ready: false });
+    this.ready = this.applyLocale(this.session.locale);
     reaction(
       () => this.session.locale,
-      (l) => {
-        void this.i18n.changeLanguage(l);
-        document.documentElement.lang = l;
-      },
-      { fireImmediately: true },
+      (l) => void this.applyLocale(l),
     );
     reaction(
       () => this.session.token,
@@ -71,7 +76,26 @@ export class RootStore {
 
   /** The shell's texts in the current language. */
   t(key: string, vars?: Record<string, unknown>): string {
+    void this.textsLocale;
     return translate(this.i18n, key, vars);
+  }
+
+  /** Loads a language's texts, then switches to it (a failed load keeps the current one). */
+  private async applyLocale(l: UiLocale) {
+    try {
+      await loadLocale(this.i18n, l);
+    } catch {
+      return;
+    }
+    // Another language was chosen while this one loaded: that one wins.
+    if (this.session.locale !== l) return;
+    await this.i18n.changeLanguage(l);
+    this.setTextsLocale(l);
+    document.documentElement.lang = l;
+  }
+
+  setTextsLocale(l: UiLocale) {
+    this.textsLocale = l;
   }
 
   setFrontConfig(c: FrontConfig) {
@@ -114,7 +138,7 @@ export class RootStore {
     const s = this.session;
     if (!s.loggedIn) return;
     await Promise.all([this.checkLicence(), this.checkVersion()]);
-    this.realtime.connect({ token: s.token!, sessionId: s.sessionId! });
+    void this.realtime.connect({ token: s.token!, sessionId: s.sessionId! });
     try {
       await (await import("../plugins/remotes")).loadPluginRemotes(this);
     } catch {
@@ -148,6 +172,9 @@ export class RootStore {
   async login(payload: { email?: string; phoneNumber?: string; password: string }) {
     const r = await this.api.post<LoginResponse>("/auth/login", payload);
     this.session.signIn(r);
+    // The language the user chose in the main area (saved in their configs) follows them.
+    const lang = (r.user?.configs ?? r.configs)?.language;
+    if (typeof lang === "string" && (LOCALES as readonly string[]).includes(lang) && lang !== this.session.locale) this.setLocale(lang as UiLocale);
     await this.startSession();
     return r;
   }

@@ -1,4 +1,4 @@
-import { io, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import { makeAutoObservable } from "mobx";
 
 /**
@@ -19,18 +19,33 @@ export type SocketStatus = "idle" | "connecting" | "connected" | "disconnected" 
 
 type Handler = (payload: any) => void;
 
+/**
+ * socket.io-client is fetched on the first connect (after login), not with the page: the
+ * public pages never need it (bundle budget of /login).
+ */
 export class RealtimeClient {
   status: SocketStatus = "idle";
   private socket: Socket | null = null;
   private handlers = new Map<string, Set<Handler>>();
+  /** Bumped by connect and disconnect: a connect whose library arrives late is dropped. */
+  private generation = 0;
 
   constructor(private url: string = "") {
-    makeAutoObservable<RealtimeClient, "socket" | "handlers" | "url">(this, { socket: false, handlers: false, url: false });
+    makeAutoObservable<RealtimeClient, "socket" | "handlers" | "url" | "generation">(this, { socket: false, handlers: false, url: false, generation: false });
   }
 
-  connect(auth: { token: string; sessionId: string }) {
+  async connect(auth: { token: string; sessionId: string }) {
     this.disconnect();
+    const gen = ++this.generation;
     this.setStatus("connecting");
+    let io: typeof import("socket.io-client").io;
+    try {
+      ({ io } = await import("socket.io-client"));
+    } catch {
+      if (gen === this.generation) this.setStatus("failed");
+      return;
+    }
+    if (gen !== this.generation) return;
     const s = io(this.url || undefined, { ...SOCKET_OPTIONS, transports: [...SOCKET_OPTIONS.transports], auth });
     this.socket = s;
     s.on("connect", () => this.setStatus("connected"));
@@ -56,6 +71,7 @@ export class RealtimeClient {
   }
 
   disconnect() {
+    this.generation++;
     this.socket?.removeAllListeners();
     this.socket?.disconnect();
     this.socket = null;

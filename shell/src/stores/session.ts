@@ -227,6 +227,13 @@ export class SessionStore {
     this.save("usuario", this.usuario);
   }
 
+  /** Fields of the stored user object that changed on the server (e.g. lgpdAccepted). */
+  setUser(patch: Partial<StoredUser>) {
+    if (!this.usuario) return;
+    this.usuario = { ...this.usuario, ...patch };
+    this.save("usuario", this.usuario);
+  }
+
   setLicence(cache: LicenceCache) {
     this.licenseCache = cache;
     this.save("licenseCache", cache);
