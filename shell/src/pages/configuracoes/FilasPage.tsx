@@ -1,4 +1,234 @@
-// Work in progress: replaced by the page's implementation.
-export default function FilasPage() {
-  return <div data-page="FilasPage">FilasPage</div>;
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { observer } from "mobx-react-lite";
+import { useTranslation } from "react-i18next";
+import { Alert, Button, Card, Empty, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tag, Tooltip } from "antd";
+import { DeleteOutlined, EditOutlined, PartitionOutlined, PlusOutlined, SearchOutlined } from "@ant-design/icons";
+import { useRoot } from "../../app/context";
+import { SectionHeader, applyFieldErrors, formatDateTime } from "./shared";
+
+export interface QueueView {
+  id: number;
+  name: string;
+  active: boolean;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+/** Settings › Filas: the tenant's queues (name, active); the free plan allows one active queue. */
+export default observer(function FilasPage() {
+  const root = useRoot();
+  const { t, i18n } = useTranslation();
+  const [rows, setRows] = useState<QueueView[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [filter, setFilter] = useState("");
+  const [editing, setEditing] = useState<QueueView | null | undefined>(undefined);
+  const [busy, setBusy] = useState<number | null>(null);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    try {
+      setRows(await root.api.get<QueueView[]>("/queues"));
+    } catch {
+      /* shown by the client */
+    } finally {
+      setLoading(false);
+    }
+  }, [root]);
+  useEffect(() => void load(), [load]);
+
+  const shown = useMemo(() => {
+    const q = filter.trim().toLowerCase();
+    return q ? rows.filter((r) => r.name.toLowerCase().includes(q)) : rows;
+  }, [rows, filter]);
+
+  const toggle = async (q: QueueView, active: boolean) => {
+    setBusy(q.id);
+    try {
+      const saved = await root.api.put<QueueView>(`/queues/${q.id}`, { active }, { successNotice: true });
+      setRows((rs) => rs.map((r) => (r.id === q.id ? saved : r)));
+    } catch {
+      /* the free-plan limit and other errors are shown by the client */
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const remove = async (q: QueueView) => {
+    try {
+      await root.api.delete(`/queues/${q.id}`, { successNotice: true });
+      setRows((rs) => rs.filter((r) => r.id !== q.id));
+    } catch {
+      /* shown by the client (queue with tickets…) */
+    }
+  };
+
+  const free = root.session.tier === "FREE";
+  const activeCount = rows.filter((r) => r.active).length;
+
+  return (
+    <Card variant="borderless" data-testid="queues-page">
+      <SectionHeader
+        title={t("configuracoes.queues.title")}
+        description={t("configuracoes.queues.description")}
+        extra={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)} data-testid="queue-new">
+            {t("configuracoes.queues.new")}
+          </Button>
+        }
+      />
+      {free ? (
+        <Alert
+          style={{ marginBottom: 16 }}
+          type="info"
+          showIcon
+          title={
+            <span>
+              <strong>{t("configuracoes.queues.freePlan")}</strong> — {t("configuracoes.queues.freePlanDetail", { count: activeCount })}
+            </span>
+          }
+        />
+      ) : null}
+      <div className="oa-toolbar">
+        <Input
+          allowClear
+          prefix={<SearchOutlined />}
+          placeholder={t("configuracoes.queues.search")}
+          style={{ maxWidth: 320 }}
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+      </div>
+      <Table<QueueView>
+        rowKey="id"
+        loading={loading}
+        dataSource={shown}
+        pagination={shown.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
+        scroll={{ x: 640 }}
+        locale={{
+          emptyText: (
+            <Empty image={<PartitionOutlined style={{ fontSize: 44, opacity: 0.35 }} />} description={filter ? t("configuracoes.noMatch") : t("configuracoes.queues.empty")}>
+              {!filter ? (
+                <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)}>
+                  {t("configuracoes.queues.new")}
+                </Button>
+              ) : null}
+            </Empty>
+          ),
+        }}
+        columns={[
+          {
+            title: t("configuracoes.queues.name"),
+            dataIndex: "name",
+            render: (_: unknown, q) => (
+              <span className="oa-cell-main">
+                <PartitionOutlined style={{ opacity: 0.55 }} />
+                <strong>{q.name}</strong>
+              </span>
+            ),
+          },
+          {
+            title: t("configuracoes.queues.status"),
+            dataIndex: "active",
+            width: 160,
+            render: (_: unknown, q) => (
+              <Space>
+                <Switch size="small" checked={q.active} loading={busy === q.id} onChange={(v) => void toggle(q, v)} aria-label={t("configuracoes.queues.active")} data-testid={`queue-active-${q.id}`} />
+                <Tag color={q.active ? "green" : "default"} variant="filled">
+                  {q.active ? t("configuracoes.active") : t("configuracoes.inactive")}
+                </Tag>
+              </Space>
+            ),
+          },
+          {
+            title: t("configuracoes.updatedAt"),
+            dataIndex: "updatedAt",
+            width: 180,
+            responsive: ["md"],
+            render: (v: string) => <span className="oa-nowrap">{formatDateTime(v, i18n.language)}</span>,
+          },
+          {
+            title: t("common.actions"),
+            key: "actions",
+            width: 110,
+            align: "right",
+            fixed: "right",
+            render: (_: unknown, q) => (
+              <Space size={4}>
+                <Tooltip title={t("common.edit")}>
+                  <Button type="text" icon={<EditOutlined />} onClick={() => setEditing(q)} aria-label={t("common.edit")} />
+                </Tooltip>
+                <Popconfirm
+                  title={t("configuracoes.queues.deleteTitle")}
+                  description={t("configuracoes.queues.deleteDetail", { name: q.name })}
+                  okText={t("common.delete")}
+                  cancelText={t("common.cancel")}
+                  okButtonProps={{ danger: true }}
+                  onConfirm={() => remove(q)}
+                >
+                  <Button type="text" danger icon={<DeleteOutlined />} aria-label={t("common.delete")} />
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing !== undefined ? (
+        <QueueModal
+          queue={editing}
+          onClose={() => setEditing(undefined)}
+          onSaved={(q) => {
+            setRows((rs) => (rs.some((r) => r.id === q.id) ? rs.map((r) => (r.id === q.id ? q : r)) : [...rs, q].sort((a, b) => a.name.localeCompare(b.name))));
+            setEditing(undefined);
+          }}
+        />
+      ) : null}
+    </Card>
+  );
+});
+
+function QueueModal({ queue, onClose, onSaved }: { queue: QueueView | null; onClose: () => void; onSaved: (q: QueueView) => void }) {
+  const root = useRoot();
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ name: string; active: boolean }>();
+  const [saving, setSaving] = useState(false);
+  const submit = async () => {
+    // Invalid fields show their messages; nothing is sent.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
+    setSaving(true);
+    try {
+      const body = { name: v.name.trim(), active: v.active };
+      const saved = queue
+        ? await root.api.put<QueueView>(`/queues/${queue.id}`, body, { silent: true, successNotice: true })
+        : await root.api.post<QueueView>("/queues", body, { silent: true, successNotice: true });
+      onSaved(saved);
+    } catch (e) {
+      if (!applyFieldErrors(form, e, t, ["name", "active"])) root.notifyError(e);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      title={queue ? t("configuracoes.queues.edit") : t("configuracoes.queues.new")}
+      okText={t("common.save")}
+      cancelText={t("common.cancel")}
+      onOk={submit}
+      onCancel={onClose}
+      confirmLoading={saving}
+      destroyOnHidden
+      data-testid="queue-modal"
+    >
+      <Form form={form} layout="vertical" initialValues={{ name: queue?.name ?? "", active: queue?.active ?? true }} onFinish={submit}>
+        <Form.Item name="name" label={t("configuracoes.queues.name")} rules={[{ required: true, whitespace: true, message: t("common.required") }, { max: 100, message: t("configuracoes.rules.stringMax", { expected: 100 }) }]}>
+          <Input autoFocus maxLength={100} placeholder={t("configuracoes.queues.namePlaceholder")} data-testid="queue-name" />
+        </Form.Item>
+        <Form.Item name="active" label={t("configuracoes.queues.active")} valuePropName="checked" extra={t("configuracoes.queues.activeHint")}>
+          <Switch />
+        </Form.Item>
+        <button type="submit" hidden />
+      </Form>
+    </Modal>
+  );
 }

@@ -1,4 +1,438 @@
-// Work in progress: replaced by the page's implementation.
-export default function ContatosPage() {
-  return <div data-page="ContatosPage">ContatosPage</div>;
-}
+import { useCallback, useEffect, useMemo, useRef, useState, type HTMLAttributes } from "react";
+import { observer } from "mobx-react-lite";
+import { useTranslation } from "react-i18next";
+import { Avatar, Button, Card, Dropdown, Empty, Input, Modal, Pagination, Popconfirm, Select, Space, Switch, Table, Tag, Tooltip, Typography } from "antd";
+import {
+  CheckCircleFilled,
+  ClearOutlined,
+  ContactsOutlined,
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  MoreOutlined,
+  SearchOutlined,
+  UploadOutlined,
+  UserAddOutlined,
+} from "@ant-design/icons";
+import { useRoot } from "../../app/context";
+import { SectionHeader, avatarColor, formatDateTime, initials } from "../configuracoes/shared";
+import { ContactDrawer } from "./ContactDrawer";
+import { ImportModal } from "./ImportModal";
+import { downloadText } from "./download";
+import { formatPhone } from "./rules";
+import type { ContactPage, ContactView, TagOption, UserOption } from "./types";
+import "../configuracoes/settings.css";
+
+/** Spec §5/§9: a contact search needs at least 2 letters. */
+const SEARCH_MIN = 2;
+const SEARCH_DEBOUNCE_MS = 400;
+const PAGE_SIZES = [10, 20, 50, 100];
+
+/**
+ * /contatos: the tenant's contacts, paged by the server (which answers a page and whether
+ * another one exists), searched by name, e-mail or number, filtered by tags or the user's
+ * wallet; create / edit / delete; admins import CSV, export CSV and merge duplicates.
+ */
+export default observer(function ContatosPage() {
+  const root = useRoot();
+  const { t, i18n } = useTranslation();
+  const admin = root.can("admin");
+  const [rows, setRows] = useState<ContactView[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const [search, setSearch] = useState("");
+  const [term, setTerm] = useState("");
+  const [tagFilter, setTagFilter] = useState<number[]>([]);
+  const [mine, setMine] = useState(false);
+  const [tags, setTags] = useState<TagOption[]>([]);
+  const [users, setUsers] = useState<UserOption[]>([]);
+  const [editing, setEditing] = useState<ContactView | null | undefined>(undefined);
+  const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const [modal, modalHolder] = Modal.useModal();
+  const seq = useRef(0);
+
+  // The search runs 400 ms after typing stops, and only from 2 characters (or when cleared).
+  useEffect(() => {
+    const q = search.trim();
+    if (q && [...q].length < SEARCH_MIN) return;
+    const h = setTimeout(() => {
+      setTerm(q);
+      setPage(1);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(h);
+  }, [search]);
+
+  const load = useCallback(async () => {
+    const n = ++seq.current;
+    setLoading(true);
+    try {
+      const r = await root.api.get<ContactPage>("/contacts", {
+        query: { searchParam: term || undefined, pageNumber: page, pageSize, tags: tagFilter.length ? tagFilter : undefined, walletUserId: mine ? (root.session.userId ?? undefined) : undefined },
+      });
+      if (n !== seq.current) return;
+      if (!r.contacts.length && page > 1) {
+        setPage(page - 1);
+        return;
+      }
+      setRows(r.contacts);
+      setHasMore(r.hasMore);
+    } catch {
+      /* shown by the client */
+    } finally {
+      if (n === seq.current) setLoading(false);
+    }
+  }, [root, term, page, pageSize, tagFilter, mine]);
+  useEffect(() => void load(), [load]);
+
+  useEffect(() => {
+    root.api.get<TagOption[]>("/tags").then(setTags, () => undefined);
+    root.api.get<{ users: UserOption[] }>("/users", { query: { pageSize: 200 } }).then((r) => setUsers(r.users), () => undefined);
+  }, [root]);
+
+  const userById = useMemo(() => new Map(users.map((u) => [u.id, u])), [users]);
+  const tooShort = !!search.trim() && [...search.trim()].length < SEARCH_MIN;
+  const filtered = !!term || tagFilter.length > 0 || mine;
+
+  const remove = async (c: ContactView) => {
+    try {
+      await root.api.delete(`/contacts/${c.id}`, { successNotice: true });
+      void load();
+    } catch {
+      /* shown by the client (contact with tickets…) */
+    }
+  };
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const csv = await root.api.get<string>("/contacts/export");
+      const stamp = new Date().toISOString().slice(0, 10);
+      downloadText(typeof csv === "string" ? csv : JSON.stringify(csv), `${t("contatos.exportFile")}-${stamp}.csv`);
+    } catch {
+      /* shown by the client */
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const mergeDuplicates = () =>
+    modal.confirm({
+      title: t("contatos.duplicates.title"),
+      content: t("contatos.duplicates.detail"),
+      okText: t("contatos.duplicates.ok"),
+      cancelText: t("common.cancel"),
+      okButtonProps: { danger: true },
+      onOk: async () => {
+        try {
+          const r = await root.api.post<{ removed: number; merged: number; skipped: number }>("/contacts/delete-duplicates", {});
+          root.ui.notify({
+            kind: "success",
+            title: r.removed ? t("contatos.duplicates.done", { removed: r.removed, merged: r.merged }) : t("contatos.duplicates.none"),
+            detail: r.skipped ? t("contatos.duplicates.skipped", { count: r.skipped }) : undefined,
+          });
+          void load();
+        } catch {
+          /* shown by the client */
+        }
+      },
+    });
+
+  const clearFilters = () => {
+    setSearch("");
+    setTerm("");
+    setTagFilter([]);
+    setMine(false);
+    setPage(1);
+  };
+
+  const tagColor = useMemo(() => new Map(tags.map((x) => [x.id, x.color])), [tags]);
+
+  return (
+    <div className="oa-page" data-page="ContatosPage">
+      {modalHolder}
+      <SectionHeader
+        level={3}
+        title={t("contatos.title")}
+        description={t("contatos.subtitle")}
+        extra={
+          <>
+            {admin ? (
+              <>
+                <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="contacts-import">
+                  {t("contatos.import.button")}
+                </Button>
+                <Button icon={<DownloadOutlined />} loading={exporting} onClick={exportCsv} data-testid="contacts-export">
+                  {t("contatos.export")}
+                </Button>
+                <Dropdown
+                  trigger={["click"]}
+                  menu={{ items: [{ key: "dups", icon: <ClearOutlined />, label: t("contatos.duplicates.menu"), danger: true }], onClick: () => mergeDuplicates() }}
+                >
+                  <Button icon={<MoreOutlined />} aria-label={t("configuracoes.more")} data-testid="contacts-more" />
+                </Dropdown>
+              </>
+            ) : null}
+            <Button type="primary" icon={<UserAddOutlined />} onClick={() => setEditing(null)} data-testid="contacts-new">
+              {t("contatos.new")}
+            </Button>
+          </>
+        }
+      />
+      <Card variant="borderless">
+        <div className="oa-toolbar">
+          <Tooltip open={tooShort} title={t("contatos.searchMin", { count: SEARCH_MIN })} placement="bottomLeft">
+            <Input
+              allowClear
+              prefix={<SearchOutlined />}
+              placeholder={t("contatos.search")}
+              style={{ width: 320, maxWidth: "100%" }}
+              value={search}
+              status={tooShort ? "warning" : undefined}
+              onChange={(e) => setSearch(e.target.value)}
+              data-testid="contacts-search"
+            />
+          </Tooltip>
+          <Select
+            mode="multiple"
+            allowClear
+            maxTagCount="responsive"
+            style={{ minWidth: 220, maxWidth: 360 }}
+            placeholder={t("contatos.filterTags")}
+            value={tagFilter}
+            onChange={(v) => {
+              setTagFilter(v);
+              setPage(1);
+            }}
+            optionFilterProp="label"
+            options={tags.map((x) => ({ value: x.id, label: x.name }))}
+            optionRender={(o) => (
+              <Space>
+                <span className="oa-swatch" style={{ background: tagColor.get(Number(o.value)), width: 12, height: 12 }} />
+                {o.label}
+              </Space>
+            )}
+          />
+          <Space size={6}>
+            <Switch
+              size="small"
+              checked={mine}
+              onChange={(v) => {
+                setMine(v);
+                setPage(1);
+              }}
+              aria-label={t("contatos.myWallet")}
+            />
+            <Typography.Text>{t("contatos.myWallet")}</Typography.Text>
+          </Space>
+          <span className="oa-grow" />
+          {filtered ? (
+            <Button type="text" icon={<ClearOutlined />} onClick={clearFilters}>
+              {t("contatos.clearFilters")}
+            </Button>
+          ) : null}
+        </div>
+        <Table<ContactView>
+          rowKey="id"
+          loading={loading}
+          dataSource={rows}
+          pagination={false}
+          scroll={{ x: 660 }}
+          data-testid="contacts-table"
+          onRow={(c) => ({ "data-testid": `contact-row-${c.id}` }) as HTMLAttributes<HTMLElement>}
+          locale={{
+            emptyText: (
+              <Empty className="oa-empty-cta" image={<ContactsOutlined style={{ fontSize: 48, opacity: 0.35 }} />} description={filtered ? t("contatos.noMatch", { term }) : t("contatos.empty")}>
+                {filtered ? (
+                  <Button onClick={clearFilters}>{t("contatos.clearFilters")}</Button>
+                ) : (
+                  <Space>
+                    <Button type="primary" icon={<UserAddOutlined />} onClick={() => setEditing(null)}>
+                      {t("contatos.new")}
+                    </Button>
+                    {admin ? (
+                      <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+                        {t("contatos.import.button")}
+                      </Button>
+                    ) : null}
+                  </Space>
+                )}
+              </Empty>
+            ),
+          }}
+          columns={[
+            {
+              title: t("contatos.columns.contact"),
+              dataIndex: "name",
+              minWidth: 220,
+              render: (_: unknown, c) => {
+                const sub = c.businessName || [c.firstName, c.lastName].filter(Boolean).join(" ");
+                return (
+                  <span className="oa-cell-main">
+                    <Avatar src={c.profilePicUrl || undefined} style={{ background: avatarColor(c.id), flex: "none" }}>
+                      {initials(c.name)}
+                    </Avatar>
+                    <span className="oa-cell-text">
+                      <button type="button" className="oa-name-link" onClick={() => setEditing(c)}>
+                        {c.name}
+                      </button>
+                      {sub ? <span className="oa-muted">{sub}</span> : null}
+                    </span>
+                  </span>
+                );
+              },
+            },
+            {
+              title: t("contatos.columns.number"),
+              dataIndex: "number",
+              width: 180,
+              render: (n: string | null, c) =>
+                c.contactInfoHidden ? (
+                  <Typography.Text type="secondary">{t("contatos.hidden")}</Typography.Text>
+                ) : n ? (
+                  <span className="oa-nowrap">
+                    {formatPhone(n)}
+                    {c.whatsappValidated ? (
+                      <Tooltip title={t("contatos.whatsappValidated")}>
+                        <CheckCircleFilled style={{ color: "#25a55f", marginInlineStart: 6 }} />
+                      </Tooltip>
+                    ) : null}
+                  </span>
+                ) : (
+                  <Typography.Text type="secondary">—</Typography.Text>
+                ),
+            },
+            {
+              title: t("contatos.columns.email"),
+              dataIndex: "email",
+              minWidth: 180,
+              responsive: ["xl"],
+              ellipsis: true,
+              render: (e: string | null, c) => (c.contactInfoHidden ? <Typography.Text type="secondary">{t("contatos.hidden")}</Typography.Text> : e || <Typography.Text type="secondary">—</Typography.Text>),
+            },
+            {
+              title: t("contatos.columns.tags"),
+              dataIndex: "tags",
+              minWidth: 160,
+              render: (ts: ContactView["tags"]) =>
+                ts.length ? (
+                  <span className="oa-tags">
+                    {ts.map((x) => (
+                      <Tag key={x.id} color={x.color}>
+                        {x.name}
+                      </Tag>
+                    ))}
+                  </span>
+                ) : (
+                  <Typography.Text type="secondary">—</Typography.Text>
+                ),
+            },
+            {
+              title: t("contatos.columns.wallet"),
+              dataIndex: "wallet",
+              width: 110,
+              responsive: ["xl"],
+              render: (ids: number[]) =>
+                ids.length ? (
+                  <Avatar.Group max={{ count: 3 }} size="small">
+                    {ids.map((id) => {
+                      const u = userById.get(id);
+                      return (
+                        <Tooltip key={id} title={u?.name ?? `#${id}`}>
+                          <Avatar size="small" src={u?.image || undefined} style={{ background: avatarColor(id) }}>
+                            {initials(u?.name)}
+                          </Avatar>
+                        </Tooltip>
+                      );
+                    })}
+                  </Avatar.Group>
+                ) : (
+                  <Typography.Text type="secondary">—</Typography.Text>
+                ),
+            },
+            {
+              title: t("contatos.columns.createdAt"),
+              dataIndex: "createdAt",
+              width: 150,
+              responsive: ["xxl"],
+              render: (v: string) => <span className="oa-nowrap">{formatDateTime(v, i18n.language)}</span>,
+            },
+            {
+              title: t("common.actions"),
+              key: "actions",
+              width: 100,
+              align: "right",
+              fixed: "right",
+              render: (_: unknown, c) => (
+                <Space size={2}>
+                  <Tooltip title={t("common.edit")}>
+                    <Button type="text" icon={<EditOutlined />} onClick={() => setEditing(c)} aria-label={t("common.edit")} data-testid={`contact-edit-${c.id}`} />
+                  </Tooltip>
+                  <Popconfirm
+                    title={t("contatos.deleteTitle")}
+                    description={t("contatos.deleteDetail", { name: c.name })}
+                    okText={t("common.delete")}
+                    cancelText={t("common.cancel")}
+                    okButtonProps={{ danger: true, "data-testid": "contact-delete-ok" } as never}
+                    onConfirm={() => remove(c)}
+                  >
+                    <Button type="text" danger icon={<DeleteOutlined />} aria-label={t("common.delete")} data-testid={`contact-delete-${c.id}`} />
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+        {rows.length || page > 1 ? (
+          <div className="oa-pager">
+            <Typography.Text type="secondary">
+              {t("contatos.showing", { from: (page - 1) * pageSize + (rows.length ? 1 : 0), to: (page - 1) * pageSize + rows.length })}
+            </Typography.Text>
+            <Pagination
+              current={page}
+              pageSize={pageSize}
+              // The API answers whether another page exists, not a total: one page more than
+              // the current one while there is more.
+              total={(page - 1) * pageSize + rows.length + (hasMore ? pageSize : 0)}
+              showSizeChanger
+              pageSizeOptions={PAGE_SIZES}
+              onChange={(p, s) => {
+                if (s !== pageSize) {
+                  setPageSize(s);
+                  setPage(1);
+                } else setPage(p);
+              }}
+              data-testid="contacts-pagination"
+            />
+          </div>
+        ) : null}
+      </Card>
+      {editing !== undefined ? (
+        <ContactDrawer
+          contact={editing}
+          tags={tags}
+          users={users}
+          onClose={() => setEditing(undefined)}
+          onSaved={(c, created) => {
+            setEditing(undefined);
+            if (created) {
+              // Show it: the new contact may be on another page of the alphabetical list.
+              setRows((rs) => (rs.some((r) => r.id === c.id) ? rs : [c, ...rs]));
+            } else setRows((rs) => rs.map((r) => (r.id === c.id ? c : r)));
+          }}
+        />
+      ) : null}
+      {importing ? (
+        <ImportModal
+          onClose={() => setImporting(false)}
+          onImported={() => {
+            root.api.get<TagOption[]>("/tags").then(setTags, () => undefined);
+            void load();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+});
