@@ -203,4 +203,19 @@ describe("queue visibility (spec §6: users see only queues they belong to)", ()
     const admin = await t.api.get("/queues", f.admin);
     expect(admin.body).toHaveLength(2);
   });
+
+  it("transfer targets: an agent gets every active queue of the tenant by id and name (not other tenants', not inactive ones)", async () => {
+    const other = await createTenant(t, { tier: "PLUS" });
+    const off = await t.api.post("/queues", { name: `Arquivo ${uid()}`, active: false }, f.admin);
+    expect(off.status).toBe(201);
+    const r = await t.api.get("/queues?transfer=true", f.agent);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual([
+      { id: f.queueIds[0], name: "Suporte", active: true },
+      { id: f.queueIds[1], name: "Vendas", active: true },
+    ]);
+    expect(r.body.map((q: { id: number }) => q.id)).not.toContain(other.queueIds[0]);
+    // Without the flag the agent still lists only their own queues.
+    expect((await t.api.get("/queues", f.agent)).body.map((q: { id: number }) => q.id)).toEqual([f.queueIds[0]]);
+  });
 });

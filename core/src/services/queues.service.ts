@@ -72,9 +72,17 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
       list: {
         rest: "GET /queues",
         access: "user",
-        params: { active: { type: "boolean", optional: true, convert: true } },
-        async handler(this: any, ctx: Ctx<{ active?: boolean }>) {
+        params: {
+          active: { type: "boolean", optional: true, convert: true },
+          /** Targets of a ticket transfer (spec §4): every active queue, by id and name, whoever asks. */
+          transfer: { type: "boolean", optional: true, convert: true },
+        },
+        async handler(this: any, ctx: Ctx<{ active?: boolean; transfer?: boolean }>) {
           const where: Record<string | symbol, unknown> = { tenantId: this.tenantOf(ctx) };
+          if (ctx.params.transfer) {
+            const rows = await model.findAll({ where: { ...where, active: true }, order: [["name", "ASC"]], attributes: ["id", "name", "active"] });
+            return rows.map((q) => ({ id: q.get("id"), name: q.get("name"), active: true }));
+          }
           if (ctx.params.active !== undefined) where.active = ctx.params.active;
           // Spec §6: users see only the queues they belong to; supervisors and admins see all.
           if (ctx.meta.user!.profile === "user") {

@@ -1,0 +1,75 @@
+/** Small display helpers of the attendance screen: initials, colours, times, sizes. */
+
+const PALETTE = ["#0a7d4f", "#2563eb", "#9333ea", "#db2777", "#ea580c", "#0891b2", "#4f46e5", "#65a30d", "#c2410c", "#0d9488", "#7c3aed", "#be123c"];
+
+/** A stable colour for an id (avatars, queues: queues carry no colour of their own). */
+export function colorFor(id: number | string): string {
+  const n = typeof id === "number" ? id : [...id].reduce((a, c) => (a * 31 + c.charCodeAt(0)) >>> 0, 7);
+  return PALETTE[Math.abs(n) % PALETTE.length];
+}
+
+export function initials(name: string | null | undefined): string {
+  const parts = (name ?? "").trim().split(/\s+/).filter(Boolean);
+  if (!parts.length) return "?";
+  const first = [...parts[0]][0] ?? "";
+  const last = parts.length > 1 ? ([...parts[parts.length - 1]][0] ?? "") : "";
+  return (first + last).toUpperCase();
+}
+
+const startOfDay = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+
+/** Time of a list row: hour today, "yesterday", weekday this week, date before. */
+export function listTime(ms: number, locale: string, yesterday: string, now = Date.now()): string {
+  if (!ms) return "";
+  const d = new Date(ms);
+  const today = startOfDay(new Date(now));
+  const day = startOfDay(d);
+  if (day === today) return d.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });
+  if (today - day <= 86400_000 + 3600_000 && today - day > 0) return yesterday;
+  if (today - day < 6 * 86400_000) return d.toLocaleDateString(locale, { weekday: "short" });
+  return d.toLocaleDateString(locale, { day: "2-digit", month: "2-digit", year: "2-digit" });
+}
+
+export function clockTime(ms: number, locale: string): string {
+  return new Date(ms).toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" });
+}
+
+/** The day separator's label: today, yesterday or the full date. */
+export function dayLabel(ms: number, locale: string, words: { today: string; yesterday: string }, now = Date.now()): string {
+  const today = startOfDay(new Date(now));
+  const day = startOfDay(new Date(ms));
+  if (day === today) return words.today;
+  if (today - day > 0 && today - day <= 86400_000 + 3600_000) return words.yesterday;
+  return new Date(ms).toLocaleDateString(locale, { weekday: "long", day: "numeric", month: "long", year: new Date(ms).getFullYear() === new Date(now).getFullYear() ? undefined : "numeric" });
+}
+
+export function dayKey(ms: number): number {
+  return startOfDay(new Date(ms));
+}
+
+export function fileSize(bytes: number, locale: string): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KB", "MB", "GB"];
+  let v = bytes / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toLocaleString(locale, { maximumFractionDigits: v < 10 ? 1 : 0 })} ${units[i]}`;
+}
+
+/** Splits text into plain parts and links (http, https, www). */
+export function linkify(text: string): Array<{ text: string; href?: string }> {
+  const out: Array<{ text: string; href?: string }> = [];
+  const re = /\b((?:https?:\/\/|www\.)[^\s<]+[^\s<.,;:!?)\]'"])/gi;
+  let last = 0;
+  for (const m of text.matchAll(re)) {
+    const i = m.index ?? 0;
+    if (i > last) out.push({ text: text.slice(last, i) });
+    out.push({ text: m[0], href: m[0].startsWith("www.") ? `https://${m[0]}` : m[0] });
+    last = i + m[0].length;
+  }
+  if (last < text.length) out.push({ text: text.slice(last) });
+  return out;
+}
