@@ -40,13 +40,14 @@ export function createRouter() {
       element: (
         <Shell>
           <RequireAuth>
-            <PathGate>
-              <MainLayout>
+            {/* The gates sit inside the layout: a refused path keeps the menu on screen while going back to /home. */}
+            <MainLayout>
+              <PathGate>
                 <Suspense fallback={<Loading />}>
                   <Outlet />
                 </Suspense>
-              </MainLayout>
-            </PathGate>
+              </PathGate>
+            </MainLayout>
           </RequireAuth>
         </Shell>
       ),
