@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { ApiClient, ApiError } from "../src/api/client";
 import { SessionStore, type LoginResponse } from "../src/stores/session";
 import { UiStore } from "../src/stores/ui";
+import { SettingsStore } from "../src/stores/settings";
 import { createI18n, translate } from "../src/i18n";
 import ptBR from "../src/i18n/locales/pt-BR";
 import en from "../src/i18n/locales/en";
@@ -143,6 +144,42 @@ describe("shell API client against the core", () => {
     const c = await signedIn(f.emails.admin);
     await c.api.post("/tags", { name: `VIP ${Date.now()}`, color: "#ff0000" }, { successNotice: true });
     expect(c.ui.history.at(-1)).toMatchObject({ kind: "success", title: "Tudo certo..." });
+  });
+});
+
+describe("settings store against the core", () => {
+  let t: TestCore;
+  let f: TenantFixture;
+  beforeAll(async () => {
+    t = await startCore();
+    f = await createTenant(t);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("loads the tenant's settings once, saves as admin, and an agent's save is refused without changing them", async () => {
+    const admin = client(t.url);
+    admin.session.signIn(await admin.api.post<LoginResponse>("/auth/login", { email: f.emails.admin, password: PASSWORD }));
+    const store = new SettingsStore(admin.api);
+    await Promise.all([store.load(), store.load()]);
+    expect(store.loaded).toBe(true);
+    expect(store.flag("hideContactInfo")).toBe(false);
+    await store.save("hideContactInfo", true);
+    expect(store.flag("hideContactInfo")).toBe(true);
+    expect(admin.ui.history.at(-1)).toMatchObject({ kind: "success" });
+
+    const agent = client(t.url);
+    agent.session.signIn(await agent.api.post<LoginResponse>("/auth/login", { email: f.emails.agent, password: PASSWORD }));
+    const seen = new SettingsStore(agent.api);
+    await seen.load();
+    expect(seen.get("hideContactInfo")).toBe(true);
+    await expect(seen.save("hideContactInfo", false)).rejects.toMatchObject({ status: 403 });
+    expect(seen.flag("hideContactInfo")).toBe(true);
+    await store.reload();
+    expect(store.flag("hideContactInfo")).toBe(true);
+    await expect(store.save("noSuchSetting", 1)).rejects.toMatchObject({ code: "ERR_SETTING_NOT_FOUND" });
+    expect(store.get("noSuchSetting")).toBeUndefined();
   });
 });
 

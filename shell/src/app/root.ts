@@ -4,6 +4,7 @@ import type { UiLocale, UiProfile, UiTier } from "@openatende/plugin-sdk/ui";
 import { ApiClient, ApiError } from "../api/client";
 import { SessionStore, browserLocale, type LoginResponse, type UserConfigs } from "../stores/session";
 import { UiStore } from "../stores/ui";
+import { SettingsStore } from "../stores/settings";
 import { createI18n, loadLocale, translate } from "../i18n";
 import { LOCALES } from "../i18n/resources";
 import { PluginRegistry } from "../plugins/registry";
@@ -37,6 +38,8 @@ export class RootStore {
   readonly i18n: I18n;
   readonly api: ApiClient;
   readonly plugins = new PluginRegistry();
+  /** The tenant's settings, loaded with the session. */
+  readonly settings: SettingsStore;
   readonly realtime = new RealtimeClient();
   frontConfig: FrontConfig = {};
   /**
@@ -60,7 +63,8 @@ export class RootStore {
       t: (k, v) => translate(this.i18n, k, v),
       navigate: (p) => this.navigate(p),
     });
-    makeAutoObservable<RootStore>(this, { session: false, ui: false, i18n: false, api: false, plugins: false, realtime: false, navigate: false, t: false, ready: false });
+    this.settings = new SettingsStore(this.api);
+    makeAutoObservable<RootStore>(this, { session: false, ui: false, i18n: false, api: false, plugins: false, settings: false, realtime: false, navigate: false, t: false, ready: false });
     this.ready = this.applyLocale(this.session.locale);
     reaction(
       () => this.session.locale,
@@ -137,7 +141,7 @@ export class RootStore {
   async startSession() {
     const s = this.session;
     if (!s.loggedIn) return;
-    await Promise.all([this.checkLicence(), this.checkVersion()]);
+    await Promise.all([this.checkLicence(), this.checkVersion(), this.settings.load()]);
     void this.realtime.connect({ token: s.token!, sessionId: s.sessionId! });
     try {
       await (await import("../plugins/remotes")).loadPluginRemotes(this);
@@ -188,6 +192,7 @@ export class RootStore {
     }
     this.realtime.disconnect();
     this.plugins.reset();
+    this.settings.reset();
     this.session.clear();
     this.navigate("/login");
   }

@@ -48,7 +48,10 @@ export class Attendance {
   queues: QueueView[] = [];
   users: UserView[] = [];
   connections: ConnectionView[] = [];
-  settings: Record<string, unknown> = {};
+  /** The tenant's settings (the shared SettingsStore). */
+  get settings(): Record<string, unknown> {
+    return this.root.settings.values;
+  }
   quickMessages: QuickMessage[] | null = null;
   /** The user's queues as the API knows them now (the login's copy may be older). */
   myQueues: number[];
@@ -159,7 +162,7 @@ export class Attendance {
     this.directoryLoaded = true;
     const api = this.root.api;
     const s = this.root.session;
-    const [queues, users, connections, settings, me] = await Promise.all([
+    const [queues, users, connections, , me] = await Promise.all([
       // Agents list their own queues; the transfer targets (every active queue) come besides.
       Promise.all([
         api.get<QueueView[]>("/queues", { silent: true }).catch(() => [] as QueueView[]),
@@ -171,14 +174,13 @@ export class Attendance {
       }),
       api.get<{ users: UserView[] }>("/users", { query: { pageSize: 200 }, silent: true }).catch(() => ({ users: [] as UserView[] })),
       api.get<ConnectionView[]>("/connections", { silent: true }).catch(() => [] as ConnectionView[]),
-      api.get<Record<string, unknown>>("/settings", { silent: true }).catch(() => ({})),
+      this.root.settings.load().then(() => this.root.settings.values),
       s.userId !== null ? api.get<{ queues: number[] }>(`/users/${s.userId}`, { silent: true }).catch(() => null) : Promise.resolve(null),
     ]);
     runInAction(() => {
       this.queues = queues;
       this.users = users.users ?? [];
       this.connections = connections;
-      this.settings = settings ?? {};
       if (me?.queues) this.myQueues = me.queues;
     });
   }
