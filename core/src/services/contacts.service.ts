@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import Bull from "bull";
 import { Op, Sequelize, Transaction, UniqueConstraintError, WhereOptions } from "sequelize";
 import type { ServiceSchema } from "moleculer";
@@ -14,6 +14,8 @@ import { CONTACT_FIELD_NAMES, ContactFields, GENDERS, MARITAL_STATUSES, fieldErr
 import { lenientContactNumber, numberMatchKey } from "../contacts/phone";
 import { CsvFormatError, CsvRow, parseContactsCsv, splitTagNames, toCsv } from "../contacts/csv";
 import type { TagView } from "./tags.service";
+import { TtlCache } from "../tickets/ttl-cache";
+import { hotQuery } from "../tickets/sql";
 
 /** Bull queue that runs CSV imports (one job per file). */
 export const IMPORT_QUEUE = "contacts-import";
@@ -23,6 +25,8 @@ const IMPORT_MAX_ROWS = 100_000;
 const IMPORT_BATCH = 100;
 /** Errors kept in an import's answer (the count is always exact). */
 const IMPORT_MAX_ERRORS = 5000;
+/** A contact card stays this long at most in a process's cache (a safety net: changes drop it at once). */
+const CARD_TTL_MS = 5000;
 
 export interface ImportRowError {
   row: number;
@@ -413,33 +417,88 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
     phone?: string;
     email?: string;
     avatarUrl?: string;
+    /** Answer id, name and picture only (what a channel needs), without tags and wallet. */
+    slim?: boolean;
+  }
+
+  interface InboundContact {
+    id: number;
+    name: string;
+    profilePicUrl: string | null;
+  }
+
+  /** A picture URL a channel reported, kept only when it is a plain http(s) URL that fits. */
+  const avatarOf = (url: string | undefined): string | null => (url && url.length <= 1000 && /^https?:\/\/\S+$/i.test(url) ? url : null);
+
+  /**
+   * Contact cards (id, name, picture) by channel identity, per process: what every inbound
+   * message shows of its sender. A change to a contact drops them (contacts.updated, .deleted,
+   * .merged, heard by every node through the handler's own event group; resolveInbound drops
+   * the identity it wrote); entries live CARD_TTL_MS at most. Unknown identities are not kept.
+   * A stale card can only name a contact that still has its active ticket (a contact with
+   * tickets is not deleted, a merge moves them), so the ticket lookup that follows keeps the
+   * message on the right contact.
+   */
+  const cards = new TtlCache<string, InboundContact | null>(CARD_TTL_MS, 50_000, (c) => c !== null);
+  const cardsGroup = `contacts-cards-${randomBytes(6).toString("hex")}`;
+  const cardKey = (tenantId: number, channelType: string, externalId: string) => `${tenantId}\u0000${channelType}\u0000${externalId}`;
+
+  /**
+   * A channel identity and its contact in one statement: undefined when the identity is
+   * unknown, `contact: null` when the identity is left over from a removed contact.
+   */
+  async function identityOf(tenantId: number, channelType: string, externalId: string): Promise<{ identityId: number; contact: InboundContact | null } | undefined> {
+    const { rows } = await hotQuery<{ identityId: number; id: number | null; name: string | null; profilePicUrl: string | null }>(
+      deps.sequelize,
+      "select",
+      "SELECT i.id AS identityId, c.id AS id, c.name AS name, c.profilePicUrl AS profilePicUrl FROM contact_identities i LEFT JOIN contacts c ON c.id = i.contactId AND c.tenantId = i.tenantId WHERE i.tenantId = ? AND i.channelType = ? AND i.externalId = ? LIMIT 1",
+      [tenantId, channelType, externalId],
+    );
+    const r = rows[0];
+    if (!r) return undefined;
+    return { identityId: Number(r.identityId), contact: r.id === null || r.id === undefined ? null : { id: Number(r.id), name: r.name as string, profilePicUrl: r.profilePicUrl ?? null } };
   }
 
   /**
    * The contact of a channel identity, created on first contact. Race-safe without
    * check-then-insert: the identity's unique key decides; a loser reads the winner's row.
+   * A known identity costs one statement (two more for tags and wallet unless `slim`).
    */
   async function resolveInbound(ctx: Ctx<InboundParams>) {
-    const { tenantId, channelType, externalId } = ctx.params;
+    try {
+      return await resolveIdentity(ctx);
+    } finally {
+      // What it wrote (a picture, a new or re-made contact) is what the next card read sees.
+      cards.dropKey(cardKey(ctx.params.tenantId, ctx.params.channelType, ctx.params.externalId));
+    }
+  }
+
+  async function resolveIdentity(ctx: Ctx<InboundParams>) {
+    const { tenantId, channelType, externalId, slim } = ctx.params;
     const key = { tenantId, channelType, externalId };
     const number = ctx.params.phone ? lenientContactNumber(ctx.params.phone) : null;
     const email = (() => {
       const r = normaliseContactFields({ email: ctx.params.email ?? null }, { requireName: false });
       return r.errors.length ? null : (r.value.email ?? null);
     })();
-    const avatar = ctx.params.avatarUrl && /^https?:\/\/\S+$/i.test(ctx.params.avatarUrl) && ctx.params.avatarUrl.length <= 1000 ? ctx.params.avatarUrl : null;
+    const avatar = avatarOf(ctx.params.avatarUrl);
     const answer = async (c: Contact, created: boolean) => {
       if (!created && avatar && c.get("profilePicUrl") !== avatar) await c.update({ profilePicUrl: avatar });
       if (created) ctx.emit("contacts.created", { tenantId, contactId: c.get("id"), source: channelType });
+      if (slim) return { id: c.get("id") as number, name: c.get("name") as string, profilePicUrl: (c.get("profilePicUrl") as string | null) ?? null, created };
       return { ...(await views(ctx, tenantId, [c], false))[0], created };
     };
 
     for (let attempt = 0; attempt < 5; attempt++) {
-      const ident = await ContactIdentity.findOne({ where: key });
+      const ident = await identityOf(tenantId, channelType, externalId);
       if (ident) {
-        const c = await ContactModel.findOne({ where: { id: ident.get("contactId") as number, tenantId } });
-        if (c) return answer(c, false);
-        await ident.destroy(); // its contact is gone: the identity starts afresh
+        if (ident.contact) {
+          const known = ident.contact;
+          if (slim && !(avatar && known.profilePicUrl !== avatar)) return { ...known, created: false };
+          const c = await ContactModel.findOne({ where: { id: known.id, tenantId } });
+          if (c) return answer(c, false);
+        }
+        await ContactIdentity.destroy({ where: { id: ident.identityId } }); // its contact is gone: the identity starts afresh
         continue;
       }
       let existing = number ? await ContactModel.findOne({ where: { tenantId, number } }) : null;
@@ -462,6 +521,19 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
       }
     }
     throw new AppError("ERR_CONFLICT", { field: "externalId" });
+  }
+
+  /**
+   * Read only: the contact of a known channel identity (id, name, picture), or null when
+   * resolving it would write anything (an unknown identity, a left-over identity, a new picture).
+   * Answered from the per-process card cache when it can be.
+   */
+  async function findInbound(ctx: Ctx<InboundParams>): Promise<InboundContact | null> {
+    const { tenantId, channelType, externalId } = ctx.params;
+    const c = await cards.get(cardKey(tenantId, channelType, externalId), async () => (await identityOf(tenantId, channelType, externalId))?.contact ?? null);
+    if (!c) return null;
+    const avatar = avatarOf(ctx.params.avatarUrl);
+    return avatar && c.profilePicUrl !== avatar ? null : { ...c };
   }
 
   // --- merge -------------------------------------------------------------------------------------
@@ -576,6 +648,10 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
     },
 
     events: {
+      // A contact changed somewhere: the cards go (each node hears it: a group of its own).
+      ...Object.fromEntries(
+        ["contacts.updated", "contacts.deleted", "contacts.merged"].map((name) => [name, { group: cardsGroup, handler: () => cards.drop() }]),
+      ),
       /** A deleted user's wallet goes to whoever received their tickets. */
       async "users.deleted"(ctx: Ctx<{ tenantId: number; userId: number; newUserId?: number }>) {
         const { tenantId, userId, newUserId } = ctx.params ?? ({} as { tenantId: number; userId: number });
@@ -884,8 +960,19 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
           phone: { type: "string", optional: true, max: 60 },
           email: { type: "string", optional: true, max: 190 },
           avatarUrl: { type: "string", optional: true, max: 2000 },
+          slim: { type: "boolean", optional: true },
         },
         handler: resolveInbound,
+      },
+      findInbound: {
+        visibility: "public",
+        params: {
+          tenantId: { type: "number", integer: true, positive: true },
+          channelType: { type: "string", min: 1, max: 40 },
+          externalId: { type: "string", min: 1, max: 190 },
+          avatarUrl: { type: "string", optional: true, max: 2000 },
+        },
+        handler: findInbound,
       },
       getInternal: {
         visibility: "public",

@@ -7,6 +7,7 @@ import { AuthUser, Ctx, isAdmin } from "../types";
 import { ACTIVE_STATUSES, LogType, Ticket, TicketRow, TicketStatus, TICKET_STATUSES, activeKey, defineTicketModels } from "../tickets/model";
 import { listPage, ListedRow } from "../tickets/list-query";
 import { createListCache } from "../tickets/list-cache";
+import { hotQuery, sqlDateTime } from "../tickets/sql";
 import { formatProtocol, ProtocolFormat } from "../tickets/protocol";
 import { pushRealtime, ticketRooms, visibilityOf } from "../realtime/push";
 
@@ -545,11 +546,64 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
           });
         },
       },
-      /** Records a new message on the ticket: last message, activity time, unread count. */
+      /**
+       * Read only: the active ticket of a contact on a connection (what an inbound message
+       * needs of it), or null; one statement on the active-key index.
+       */
+      findActive: {
+        visibility: "public",
+        params: { tenantId: "number", contactId: "number", connectionId: { type: "number", nullable: true } },
+        async handler(ctx: Ctx<{ tenantId: number; contactId: number; connectionId: number | null }>) {
+          const { tenantId, contactId, connectionId } = ctx.params;
+          const { rows } = await hotQuery<Pick<TicketRow, "id" | "queueId" | "userId" | "status" | "isGroup" | "unreadMessages">>(
+            deps.sequelize,
+            "select",
+            "SELECT id, queueId, userId, status, isGroup, unreadMessages FROM tickets WHERE tenantId = ? AND activeKey = ? LIMIT 1",
+            [tenantId, activeKey(contactId, connectionId)],
+          );
+          const r = rows[0];
+          if (!r) return null;
+          return {
+            id: Number(r.id),
+            tenantId,
+            contactId,
+            connectionId,
+            queueId: r.queueId === null ? null : Number(r.queueId),
+            userId: r.userId === null ? null : Number(r.userId),
+            status: r.status,
+            isGroup: !!r.isGroup,
+            unreadMessages: Number(r.unreadMessages),
+          };
+        },
+      },
+      /**
+       * Records a new message on the ticket: last message, activity time, unread count.
+       * Answers the ticket as the update left it. With `expected` (the ticket's state as the
+       * caller just read it), the update applies only while the ticket is still in that state,
+       * and then the answer is known without reading the row again: unread count, status,
+       * user and queue. Otherwise (or without `expected`) the update applies as always and the
+       * row is read back.
+       */
       touch: {
         visibility: "public",
-        params: { tenantId: "number", ticketId: "number", body: { type: "string", optional: true }, timestamp: "number", incoming: "boolean" },
-        async handler(ctx: Ctx<{ tenantId: number; ticketId: number; body?: string; timestamp: number; incoming: boolean }>) {
+        params: {
+          tenantId: "number",
+          ticketId: "number",
+          body: { type: "string", optional: true },
+          timestamp: "number",
+          incoming: "boolean",
+          expected: {
+            type: "object",
+            optional: true,
+            props: {
+              unreadMessages: "number",
+              status: "string",
+              userId: { type: "number", nullable: true },
+              queueId: { type: "number", nullable: true },
+            },
+          },
+        },
+        async handler(ctx: Ctx<{ tenantId: number; ticketId: number; body?: string; timestamp: number; incoming: boolean; expected?: { unreadMessages: number; status: TicketStatus; userId: number | null; queueId: number | null } }>) {
           const p = ctx.params;
           const last = (p.body ?? "").slice(0, 255);
           // One statement: concurrent messages never lose an unread increment, and an older
@@ -557,10 +611,17 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
           const sets = p.incoming
             ? "unreadMessages = unreadMessages + 1, hasUnread = 1, "
             : "unreadMessages = 0, hasUnread = 0, ";
-          await deps.sequelize.query(
-            `UPDATE tickets SET ${sets} lastMessage = CASE WHEN ? >= lastMessageAt THEN ? ELSE lastMessage END, lastMessageAt = CASE WHEN ? > lastMessageAt THEN ? ELSE lastMessageAt END, updatedAt = ? WHERE id = ? AND tenantId = ?`,
-            { replacements: [p.timestamp, last, p.timestamp, p.timestamp, new Date(), p.ticketId, p.tenantId] },
-          );
+          const update = `UPDATE tickets SET ${sets} lastMessage = CASE WHEN ? >= lastMessageAt THEN ? ELSE lastMessage END, lastMessageAt = CASE WHEN ? > lastMessageAt THEN ? ELSE lastMessageAt END, updatedAt = ? WHERE id = ? AND tenantId = ?`;
+          const values: unknown[] = [p.timestamp, last, p.timestamp, p.timestamp, sqlDateTime(deps.sequelize, new Date()), p.ticketId, p.tenantId];
+          const e = p.expected;
+          if (e) {
+            const same = deps.sequelize.getDialect() === "mysql" ? "<=>" : "IS";
+            const r = await hotQuery(deps.sequelize, "write", `${update} AND unreadMessages = ? AND status = ? AND userId ${same} ? AND queueId ${same} ?`, [...values, e.unreadMessages, e.status, e.userId, e.queueId]);
+            if (r.affectedRows === 1) {
+              return { id: p.ticketId, tenantId: p.tenantId, status: e.status, userId: e.userId, queueId: e.queueId, unreadMessages: p.incoming ? e.unreadMessages + 1 : 0 };
+            }
+          }
+          await hotQuery(deps.sequelize, "write", update, values);
           const t = await TicketModel.findOne({ where: { id: p.ticketId, tenantId: p.tenantId } });
           return t ? view(plain(t)) : null;
         },

@@ -1,4 +1,5 @@
 import type { Ctx } from "../types";
+import { TtlCache } from "./ttl-cache";
 
 /**
  * What every list call reads and almost never changes: the caller's queues (users service)
@@ -21,58 +22,6 @@ export interface ListCacheOptions {
 export interface CachedUser {
   tenantId: number;
   queues: number[];
-}
-
-interface Entry<T> {
-  value: Promise<T>;
-  expires: number;
-  /** Filled (the read settled); an unsettled entry is a read in flight. */
-  settled: boolean;
-}
-
-class TtlCache<K, T> {
-  private entries = new Map<K, Entry<T>>();
-  private generation = 0;
-
-  constructor(
-    private readonly ttlMs: number,
-    private readonly max: number,
-  ) {}
-
-  get(key: K, load: () => Promise<T>): Promise<T> {
-    const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && (!hit.settled || hit.expires > now)) return hit.value;
-    const generation = this.generation;
-    const entry: Entry<T> = { value: load(), expires: 0, settled: false };
-    this.entries.set(key, entry);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as K);
-    entry.value.then(
-      () => {
-        // Invalidated while reading: the value may predate the change, so it is not kept.
-        if (this.generation !== generation || this.entries.get(key) !== entry) {
-          if (this.entries.get(key) === entry) this.entries.delete(key);
-          return;
-        }
-        entry.settled = true;
-        entry.expires = Date.now() + this.ttlMs;
-      },
-      () => {
-        if (this.entries.get(key) === entry) this.entries.delete(key);
-      },
-    );
-    return entry.value;
-  }
-
-  drop() {
-    this.generation++;
-    this.entries.clear();
-  }
-
-  dropKey(key: K) {
-    this.generation++;
-    this.entries.delete(key);
-  }
 }
 
 export interface ListCache {
