@@ -32,6 +32,19 @@ describe("configuration", () => {
     expect(c.services).toEqual(["api", "core"]);
   });
 
+  it("runs named plugins in nodes of their own, over the TCP transporter beside an embedded core", () => {
+    const dir = tmp();
+    const defaults = loadConfig({ DATA_DIR: dir }, { cwd: root });
+    expect(defaults).toMatchObject({ pluginsExternal: [], transporterPort: 0, transporter: undefined });
+    const c = loadConfig({ DATA_DIR: dir, PLUGINS_EXTERNAL: " channel-telegram, channel-email,channel-telegram", TRANSPORTER_PORT: "7410" }, { cwd: root });
+    expect(c.pluginsExternal).toEqual(["channel-telegram", "channel-email"]);
+    expect(c.transporterPort).toBe(7410);
+    expect(c.mode).toBe("embedded");
+    // A plugin node beside it is given the core's address and node id.
+    const node = loadConfig({ DATA_DIR: dir, TRANSPORTER: "tcp://127.0.0.1:7410/core-1" }, { cwd: root });
+    expect(node).toMatchObject({ mode: "embedded", transporter: "tcp://127.0.0.1:7410/core-1" });
+  });
+
   const bad: Array<[Record<string, string>, string]> = [
     [{ PORT: "eighty" }, "PORT"],
     [{ PORT: "70000" }, "PORT"],
@@ -50,6 +63,9 @@ describe("configuration", () => {
     [{ REDIS_AUTOSTART: "maybe" }, "REDIS_AUTOSTART"],
     [{ NAMESPACE: "a b" }, "NAMESPACE"],
     [{ PUBLIC_URL: "::::" }, "PUBLIC_URL"],
+    [{ TRANSPORTER: "tcp://127.0.0.1/core" }, "TRANSPORTER"],
+    [{ TRANSPORTER_PORT: "99999" }, "TRANSPORTER_PORT"],
+    [{ PLUGINS_EXTERNAL: "channel-telegram,Channel Email" }, "PLUGINS_EXTERNAL"],
   ];
   it.each(bad)("refuses %p naming %s", (env, variable) => {
     let err: unknown;

@@ -43,6 +43,13 @@ export interface AppConfig {
   /** Which service groups this node runs; "all" in embedded mode. */
   services: string[];
   transporter: string | undefined;
+  /**
+   * Plugins that run as broker nodes of their own (core/src/bin/plugin-node.ts): the plugin
+   * host validates and lists them but does not start them in this process.
+   */
+  pluginsExternal: string[];
+  /** Port the TCP transporter listens on (0: a free one); used when TRANSPORTER is tcp. */
+  transporterPort: number;
   database: DatabaseConfig;
   redisUrl: string;
   /** Try to start the machine's redis-server when Redis is unreachable. */
@@ -77,7 +84,9 @@ export const KNOWN_VARIABLES: Record<string, string> = {
   NODE_ID: "Moleculer node id (default: hostname-pid)",
   NAMESPACE: "Moleculer namespace shared by the nodes of one deployment (default openatende)",
   SERVICES: "comma list of service groups this node runs: all, api, core, plugins",
-  TRANSPORTER: "nats://host:port; set it to run in cluster mode",
+  TRANSPORTER: "nats://host:port; set it to run in cluster mode. tcp or tcp://host:port/nodeID,… for Moleculer's TCP transporter (plugin nodes of an embedded core)",
+  TRANSPORTER_PORT: "port the TCP transporter listens on (default 0: a free port)",
+  PLUGINS_EXTERNAL: "comma list of plugin ids that run as their own broker node instead of inside the plugin host (npm start spawns them in embedded mode)",
   DATABASE_URL: "mysql://user:pass@host:port/db or sqlite:path (default sqlite file under DATA_DIR)",
   DATABASE_POOL_MAX: "connections per node (default 10)",
   DATA_DIR: "folder for the SQLite file, tenant files and installed plugins (default ./data)",
@@ -113,6 +122,9 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** `tcp` (UDP discovery) or `tcp://host:port/nodeID[,host:port/nodeID…]` (static peers). */
+const TCP_TRANSPORTER = /^tcp(:\/\/[^\s/,]+:\d+\/[^\s/,]+(,\s*(tcp:\/\/)?[^\s/,]+:\d+\/[^\s/,]+)*)?$/;
 
 function findRoot(start: string): string {
   let dir = start;
@@ -226,8 +238,15 @@ export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}):
   const nodeEnv = oneOf(env, "NODE_ENV", ["development", "production", "test"] as const, "development");
   const dataDir = path.resolve(rootDir, env.DATA_DIR || "data");
   const transporter = env.TRANSPORTER || undefined;
-  if (transporter && !/^nats:\/\/[^\s/]+(:\d+)?\/?$/.test(transporter) && !/^tcp(:\/\/.*)?$/.test(transporter)) {
-    throw new ConfigError("TRANSPORTER", `must look like nats://host:4222, got "${transporter}"`);
+  if (transporter && !/^nats:\/\/[^\s/]+(:\d+)?\/?$/.test(transporter) && !TCP_TRANSPORTER.test(transporter)) {
+    throw new ConfigError("TRANSPORTER", `must look like nats://host:4222, tcp or tcp://host:port/nodeID, got "${transporter}"`);
+  }
+  const pluginsExternal = (env.PLUGINS_EXTERNAL || "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const id of pluginsExternal) {
+    if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) throw new ConfigError("PLUGINS_EXTERNAL", `has an invalid plugin id "${id}" (kebab-case, as in the manifest)`);
   }
   const mode: RuntimeMode = transporter?.startsWith("nats://") ? "cluster" : "embedded";
   const database = parseDatabase(env, dataDir, rootDir);
@@ -289,6 +308,8 @@ export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}):
     namespace: env.NAMESPACE || "openatende",
     services,
     transporter,
+    pluginsExternal: [...new Set(pluginsExternal)],
+    transporterPort: int(env, "TRANSPORTER_PORT", 0, 0, 65535),
     database,
     redisUrl,
     redisAutostart: bool(env, "REDIS_AUTOSTART", mode === "embedded"),

@@ -1,4 +1,4 @@
-import { ServiceBroker, BrokerOptions, LoggerConfig } from "moleculer";
+import { ServiceBroker, LoggerConfig } from "moleculer";
 import type { Sequelize } from "sequelize";
 import type Redis from "ioredis";
 import type { AppConfig } from "@openatende/config";
@@ -29,6 +29,9 @@ import { createMessagesService } from "./services/messages.service";
 import { createChannelsService } from "./services/channels.service";
 import { createFilesService } from "./services/files.service";
 import { createRealtimeService } from "./services/realtime.service";
+import { createChannelFilesService } from "./services/channel-files.service";
+import { createOutboxService } from "./services/outbox.service";
+import { transporterOf } from "./plugins/external";
 
 /** Service groups a node can run (SERVICES). */
 export const SERVICE_GROUPS = {
@@ -51,6 +54,8 @@ export const SERVICE_GROUPS = {
     createMessagesService,
     createChannelsService,
     createFilesService,
+    createChannelFilesService,
+    createOutboxService,
   ],
   /** The plugin host: discovers, validates and starts plugin services. */
   plugins: [createPluginsService],
@@ -73,15 +78,11 @@ export interface CoreOptions {
   nodeID?: string;
 }
 
-function transporterOf(config: AppConfig): BrokerOptions["transporter"] {
-  if (!config.transporter) return undefined;
-  if (config.transporter.startsWith("nats://")) return { type: "NATS", options: { url: config.transporter } };
-  return "TCP";
-}
-
 /**
  * Builds a broker with the services of the configured groups. Embedded mode: everything in
- * one broker, no transporter. Cluster mode: NATS, and each node runs the groups in SERVICES.
+ * one broker, no transporter (a TCP transporter on loopback when PLUGINS_EXTERNAL names
+ * plugins that run in nodes of their own). Cluster mode: NATS, and each node runs the groups
+ * in SERVICES.
  */
 export function createCore(opts: CoreOptions): Core {
   const { config } = opts;

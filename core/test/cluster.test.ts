@@ -80,7 +80,7 @@ describe("cluster mode over NATS", () => {
   it("a login through the gateway node is served by the core node", async () => {
     coreNode = startNode({ ...common, NODE_ID: `core-${tag}`, SERVICES: "core,plugins", SEED: "true" }, /node core-\S+ running services/);
     await coreNode.ready;
-    apiNode = startNode({ ...common, NODE_ID: `api-${tag}`, SERVICES: "api", PORT: "0", HOST: "127.0.0.1" }, /API ready at (\S+)\/api/);
+    apiNode = startNode({ ...common, NODE_ID: `api-${tag}`, SERVICES: "api", PORT: "0", HOST: "127.0.0.1" }, /Open (\S+)\/ \(API at/);
     const url = await apiNode.ready;
     const api = new ApiClient(url);
 
@@ -118,7 +118,7 @@ describe("cluster mode over NATS", () => {
   }, 120_000);
 
   it("two gateway nodes share socket rooms through the Redis adapter", async () => {
-    apiNode2 = startNode({ ...common, NODE_ID: `api2-${tag}`, SERVICES: "api", PORT: "0", HOST: "127.0.0.1" }, /API ready at (\S+)\/api/);
+    apiNode2 = startNode({ ...common, NODE_ID: `api2-${tag}`, SERVICES: "api", PORT: "0", HOST: "127.0.0.1" }, /Open (\S+)\/ \(API at/);
     const url2 = await apiNode2.ready;
     const url1 = await apiNode!.ready;
     const api1 = new ApiClient(url1);

@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import type { Service } from "moleculer";
 import { ChannelForResult, EnabledPlugin, InstalledPlugin, PluginRecord, callChannel, runChannelConformance } from "@openatende/plugin-sdk";
-import { startCore, createTenant, TestCore, TenantFixture, Res } from "./helpers";
+import { startCore, createTenant, createSuper, TestCore, TenantFixture, Res } from "./helpers";
 import { createPluginsService } from "../src/services/plugins.service";
 import fixtureChannel from "./fixtures-plugins/channel-fixture/src/service";
 
@@ -73,6 +73,12 @@ describe("plugin host on mariadb", () => {
   beforeAll(async () => {
     ({ t, warnings } = await startWithFixtures());
     [free, plus, plus2] = await Promise.all([createTenant(t), createTenant(t, { tier: "PLUS" }), createTenant(t, { tier: "PLUS" })]);
+    // The fixtures are not shipped in the platform's plugins/ folder: the super allows them
+    // (the default policy allows bundled FREE plugins only; see plugins-enablement.test.ts).
+    const sup = await createSuper(t);
+    for (const f of [free, plus, plus2]) {
+      for (const id of ["channel-fixture", "module-fixture"]) expect((await t.api.put(`/plugins/${id}/tenants/${f.tenantId}`, { allowed: true }, sup)).status).toBe(200);
+    }
   });
   afterAll(async () => {
     await t?.stop();
@@ -192,6 +198,8 @@ describe("plugin host on mariadb", () => {
         profiles: ["user", "supervisor", "admin"],
         enabled: false,
         tierAllowed: true,
+        allowed: true,
+        versions: ["2.1.0"],
       });
       expect((await t.api.get<InstalledPlugin[]>("/plugins", plus2.admin)).body.find((p) => p.id === "channel-fixture")?.enabled).toBe(true);
       expect((await t.api.get<InstalledPlugin[]>("/plugins", free.admin)).body.find((p) => p.id === "channel-fixture")).toMatchObject({ enabled: true, tierAllowed: false });

@@ -27,6 +27,10 @@ export const CORE_CHANNEL_ACTIONS = {
   status: "channels.status",
   /** A connection's public token (web-chat widgets, webhooks) → its tenant, id and settings. */
   resolveToken: "channels.resolveToken",
+  /** A received file streamed into the core's storage (see media-transfer.ts); answers its MediaRef. */
+  uploadMedia: "channelFiles.upload",
+  /** A stored file (an outbound MediaRef's `path`) streamed to the channel. */
+  readMedia: "channelFiles.read",
 } as const;
 
 export interface ResolvedToken extends ConnectionRef {
@@ -81,7 +85,12 @@ export interface SendParams extends ConnectionRef {
   /** The contact's identity on this channel (phone, chat id, e-mail address, visitor id…). */
   to: { externalId: string };
   message: OutboundMessage;
-  /** The core's message id, for the plugin's logs and idempotency. */
+  /**
+   * The core's message id: the idempotency key of the send. The core may hand the same
+   * message over again (its call failed because the plugin's process went away, and the
+   * message waited in the core's outbox); a channel that remembers what it sent answers the
+   * first send's result instead of sending twice.
+   */
   messageId?: number;
 }
 

@@ -23,6 +23,7 @@ import {
   ERR_CHANNEL_UNSUPPORTED,
   InboundMessage,
   InboundResult,
+  MediaRef,
   OutboundMessage,
   ResolvedToken,
   SendParams,
@@ -34,6 +35,7 @@ import {
 } from "./channel-contract";
 import type { ChannelForResult, IsEnabledResult, PluginRecord, PluginsChangedEvent } from "./host-contract";
 import type { PluginManifest } from "./manifest";
+import { INLINE_MEDIA_MAX_CHARS, uploadMedia, type UploadMediaParams } from "./media-transfer";
 
 /** Actions of the core plugins may call, with their params and results. */
 export interface Actions {
@@ -41,9 +43,12 @@ export interface Actions {
   "channels.ack": { params: AckEvent; result: unknown };
   "channels.status": { params: StatusEvent; result: unknown };
   "channels.resolveToken": { params: { token: string }; result: ResolvedToken | null };
-  "plugins.isEnabled": { params: { tenantId: number; id: string; assert?: boolean }; result: boolean };
-  "plugins.availability": { params: { tenantId: number; id: string; assert?: boolean }; result: IsEnabledResult };
-  "plugins.channelFor": { params: { type: string }; result: ChannelForResult };
+  "channelFiles.upload": { params: UploadMediaParams; result: MediaRef };
+  "channelFiles.read": { params: ConnectionRef & { path: string }; result: AsyncIterable<string> };
+  "plugins.isEnabled": { params: { tenantId: number; id: string; major?: number; assert?: boolean }; result: boolean };
+  "plugins.availability": { params: { tenantId: number; id: string; major?: number; assert?: boolean }; result: IsEnabledResult };
+  /** With `tenantId`, refused (the availability errors) unless the tenant may use it; with `major`, that major's service. */
+  "plugins.channelFor": { params: { type: string; tenantId?: number; major?: number }; result: ChannelForResult };
   "plugins.get": { params: { id: string }; result: PluginRecord & { manifest: PluginManifest | null } };
   "plugins.registry": { params: Record<string, never>; result: PluginRecord[] };
 }
@@ -94,8 +99,18 @@ export function callChannel<A extends keyof ChannelActions>(
 
 // --- channel → core ------------------------------------------------------------------------
 
-/** Hands a message that arrived on the channel to the core (contact → ticket → message). */
-export function inbound(ctx: Caller, msg: InboundMessage, opts?: CallingOptions): Promise<InboundResult> {
+/**
+ * Hands a message that arrived on the channel to the core (contact → ticket → message). A
+ * large inline file (`media.data` beyond INLINE_MEDIA_MAX_CHARS) is streamed into the core's
+ * storage first and handed over by reference: a transporter's packets stay small, whether
+ * the plugin runs in the core's process or in its own.
+ */
+export async function inbound(ctx: Caller, msg: InboundMessage, opts?: CallingOptions): Promise<InboundResult> {
+  if (msg.media?.data && msg.media.data.length > INLINE_MEDIA_MAX_CHARS) {
+    const { data, ...rest } = msg.media;
+    const stored = await uploadMedia(ctx, msg, { data: Buffer.from(data, "base64"), mimeType: rest.mimeType, fileName: rest.fileName }, opts);
+    msg = { ...msg, media: { ...rest, ...stored } };
+  }
   return ctx.call(CORE_CHANNEL_ACTIONS.inbound, msg, opts) as Promise<InboundResult>;
 }
 

@@ -32,6 +32,35 @@ export interface InstalledPlugin {
   enabled: boolean;
   /** False when the tenant's licence tier is below the plugin's tier. */
   tierAllowed: boolean;
+  /** Whether the platform level (super) allows the plugin for the tenant (its decision, or the default policy). */
+  allowed?: boolean;
+  /** Every loaded version, newest first (several majors run side by side). */
+  versions?: string[];
+}
+
+/** One entry of GET /plugins/tenants/:tenantId (super): a plugin as it stands for one tenant. */
+export interface TenantPluginView {
+  id: string;
+  kind: PluginKind;
+  /** The newest loaded version. */
+  version: string;
+  /** Every loaded version, newest first. */
+  versions: string[];
+  tier: PluginTier;
+  displayName: DisplayName;
+  /** Shipped in the platform's own plugins/ folder. */
+  bundled: boolean;
+  /** The super's decision for the tenant, or null when none (the default policy applies). */
+  decision: boolean | null;
+  /** What the default policy says: bundled FREE-tier plugins are allowed. */
+  allowedByDefault: boolean;
+  /** The decision, or the default. */
+  allowed: boolean;
+  /** The tenant admin's switch (true when never set). */
+  enabled: boolean;
+  tierAllowed: boolean;
+  /** Usable by the tenant now: allowed, switched on and within its tier. */
+  available: boolean;
 }
 
 export type PluginLoadStatus = "loaded" | "refused";
@@ -50,14 +79,20 @@ export interface PluginRecord {
   tier?: PluginTier;
   /** Full service name, "v<major>.<id>", when loaded. */
   service?: string;
+  /** Runs in a broker node of its own (PLUGINS_EXTERNAL): its service is on the broker only while that node is up. */
+  external?: boolean;
 }
 
 /** plugins.availability (plugins.isEnabled answers just `enabled`). */
 export interface IsEnabledResult {
-  /** True when the plugin is loaded, switched on for the tenant and allowed by its tier. */
+  /** True when the plugin is loaded, allowed for the tenant by the platform, switched on by the tenant and within its tier. */
   enabled: boolean;
-  /** Why not: unknown id, refused at load, switched off by the tenant, or the tenant's tier is too low. */
-  reason?: "unknown" | "refused" | "disabled" | "tier";
+  /**
+   * Why not: unknown id, refused at load, the major asked for is not loaded ("version"), not
+   * allowed for the tenant by the platform level, switched off by the tenant, or the tenant's
+   * tier is too low.
+   */
+  reason?: "unknown" | "refused" | "version" | "not_allowed" | "disabled" | "tier";
 }
 
 export interface ChannelForResult {
@@ -71,9 +106,12 @@ export interface ChannelForResult {
   settingsSchema: Record<string, unknown> | null;
 }
 
-/** Event `plugins.changed`: a tenant admin switched a plugin on or off. */
+/** Event `plugins.changed`: a tenant admin switched a plugin on or off, or the super allowed or disallowed it (`allowed`). */
 export interface PluginsChangedEvent {
   tenantId: number;
   id: string;
+  /** The tenant's switch. */
   enabled: boolean;
+  /** Present when the super's decision changed: the plugin is now allowed for the tenant or not. */
+  allowed?: boolean;
 }

@@ -7,4 +7,6 @@ export * from "./manifest";
 export * from "./define-plugin";
 export * from "./helpers";
 export * from "./host-contract";
+export * from "./plugin-context";
+export * from "./media-transfer";
 export * from "./conformance";

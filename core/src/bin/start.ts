@@ -1,11 +1,14 @@
 /**
  * `npm start`: checks Redis (starting the machine's redis-server in embedded mode when it
- * is down), migrates, seeds the demo tenant on first run and serves the API.
+ * is down), migrates, seeds the demo tenant on first run and serves the API. In embedded
+ * mode, the plugins named in PLUGINS_EXTERNAL run in plugin nodes of their own, which it
+ * spawns over the transporter and starts again when they exit.
  */
 import { getConfig, ConfigError } from "@openatende/config";
 import { createCore } from "../broker";
 import { ensureRedis } from "../redis";
 import { seedIfEmpty, DEMO } from "../seed";
+import { PluginNodeSupervisor, transporterForPluginNodes } from "../plugins/external";
 
 async function main() {
   let config;
@@ -40,10 +43,18 @@ async function main() {
   const port = addr && typeof addr === "object" ? addr.port : config.port;
   if (api) {
     const url = config.publicUrlFromEnv ? config.publicUrl : `http://localhost:${port}`;
-    log(`API ready at ${url}/api`);
+    log(`Open ${url}/ (API at ${url}/api)`);
     if (config.seedOnStart) log(`Demo login: ${DEMO.admin} (password: ${config.seedAdminPassword ? "from SEED_ADMIN_PASSWORD" : DEMO.defaultPassword})`);
   } else {
     log(`node ${core.broker.nodeID} running services: ${config.services.join(", ")}`);
+  }
+
+  let supervisor: PluginNodeSupervisor | undefined;
+  const runsHost = config.services.includes("all") || config.services.includes("plugins");
+  if (config.pluginsExternal.length && config.mode === "embedded" && runsHost) {
+    supervisor = new PluginNodeSupervisor({ config, transporter: transporterForPluginNodes(config, core.broker), log });
+    supervisor.start(config.pluginsExternal);
+    log(`plugin nodes: ${config.pluginsExternal.join(", ")}`);
   }
 
   let stopping = false;
@@ -51,6 +62,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log(`${signal} received, stopping…`);
+    await supervisor?.stop();
     await core.stop();
     process.exit(0);
   };

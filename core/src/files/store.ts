@@ -68,3 +68,50 @@ export function resolveStored(dataDir: string, tenantId: number, rel: string): s
   if (!full.startsWith(root + path.sep)) throw new AppError("ERR_NOT_FOUND");
   return full;
 }
+
+/**
+ * Stores one file arriving in chunks (a channel's upload over the transporter) the way
+ * storeFiles stores an inline one; refuses it, leaving nothing behind, past `maxBytes`.
+ */
+export async function storeStream(dataDir: string, tenantId: number, file: { fileName: string; mimeType: string }, chunks: AsyncIterable<Buffer>, maxBytes = MAX_FILE_BYTES): Promise<StoredFile> {
+  const month = new Date().toISOString().slice(0, 7);
+  const rel = path.join("tenants", String(tenantId), "media", month);
+  await fs.promises.mkdir(path.join(dataDir, rel), { recursive: true });
+  const p = path.join(rel, `${randomUUID()}-${safeName(file.fileName)}`);
+  const full = path.join(dataDir, p);
+  const out = await fs.promises.open(full, "wx");
+  let size = 0;
+  try {
+    for await (const chunk of chunks) {
+      size += chunk.length;
+      if (size > maxBytes) throw new AppError("ERR_MEDIA_TOO_LARGE", { field: "media", size, max: maxBytes });
+      await out.write(chunk);
+    }
+    await out.close();
+  } catch (err) {
+    await out.close().catch(() => undefined);
+    await fs.promises.rm(full, { force: true });
+    throw err;
+  }
+  return { path: p, fileName: safeName(file.fileName), mimeType: file.mimeType, size };
+}
+
+/** A stored file in chunks of `chunkBytes` (the last one shorter). */
+export async function* readChunks(full: string, chunkBytes: number): AsyncGenerator<Buffer> {
+  const fh = await fs.promises.open(full, "r");
+  try {
+    for (;;) {
+      const buf = Buffer.allocUnsafe(chunkBytes);
+      let filled = 0;
+      while (filled < chunkBytes) {
+        const { bytesRead } = await fh.read(buf, filled, chunkBytes - filled, null);
+        if (!bytesRead) break;
+        filled += bytesRead;
+      }
+      if (filled) yield buf.subarray(0, filled);
+      if (filled < chunkBytes) return;
+    }
+  } finally {
+    await fh.close();
+  }
+}

@@ -6,7 +6,8 @@
  * stops the core.
  */
 import type { Service, ServiceBroker } from "moleculer";
-import { DefinedPlugin, findDefinedPlugin, PLUGIN_TAG } from "@openatende/plugin-sdk";
+import * as semver from "semver";
+import { DefinedPlugin, findDefinedPlugin, PLUGIN_TAG, PluginContext, withPluginContext } from "@openatende/plugin-sdk";
 import { inspectPluginFolder, listPluginFolders } from "./discovery";
 import { PluginRegistry } from "./registry";
 
@@ -15,7 +16,16 @@ export interface LoadOptions {
   dirs: string[];
   /** How long a plugin service may take to start (default 15 s). */
   startTimeoutMs?: number;
-  onLoaded?(p: { id: string; version: string; service: string; folder: string }): void;
+  /**
+   * Plugins that run in broker nodes of their own (PLUGINS_EXTERNAL): validated and listed
+   * like the others, but neither required nor started here.
+   */
+  external?: string[];
+  /** Only these plugin ids are looked at (a plugin node); the other folders are skipped. */
+  only?: string[];
+  /** The platform context every started plugin service gets in its settings (SDK pluginContext). */
+  context?: PluginContext;
+  onLoaded?(p: { id: string; version: string; service: string; folder: string; external?: boolean }): void;
   onRefused?(p: { id: string; folder: string; reason: string }): void;
 }
 
@@ -42,10 +52,10 @@ function requirePlugin(entry: string): DefinedPlugin {
  * Creates and starts one plugin service outside broker.createService's fire-and-forget
  * start, so a failing `started` is seen here and the service removed again.
  */
-async function startService(broker: ServiceBroker, plugin: DefinedPlugin, timeoutMs: number): Promise<Service> {
+async function startService(broker: ServiceBroker, plugin: DefinedPlugin, timeoutMs: number, context?: PluginContext): Promise<Service> {
   let svc: Service;
   try {
-    svc = new broker.ServiceFactory(broker, { ...plugin.schema });
+    svc = new broker.ServiceFactory(broker, context ? withPluginContext(plugin.schema, context) : { ...plugin.schema });
   } catch (err) {
     throw new Error(`its service failed to create: ${messageOf(err)}`);
   }
@@ -67,6 +77,7 @@ export async function loadPlugins(broker: ServiceBroker, opts: LoadOptions): Pro
 
   for (const folder of listPluginFolders(opts.dirs)) {
     const found = inspectPluginFolder(folder);
+    if (opts.only && !opts.only.includes(found.ok ? found.manifest.id : found.id)) continue;
     if (!found.ok) {
       refuse(found.id, folder, found.reason, found.manifest);
       continue;
@@ -75,6 +86,11 @@ export async function loadPlugins(broker: ServiceBroker, opts: LoadOptions): Pro
     const conflict = registry.conflictOf(manifest);
     if (conflict) {
       refuse(manifest.id, folder, conflict, manifest);
+      continue;
+    }
+    if (opts.external?.includes(manifest.id)) {
+      const listed = registry.addLoaded(folder, manifest, semver.major(manifest.version), { external: true });
+      opts.onLoaded?.({ id: listed.id, version: listed.version, service: listed.service, folder, external: true });
       continue;
     }
     let plugin: DefinedPlugin;
@@ -89,7 +105,7 @@ export async function loadPlugins(broker: ServiceBroker, opts: LoadOptions): Pro
       continue;
     }
     try {
-      await startService(broker, plugin, opts.startTimeoutMs ?? 15_000);
+      await startService(broker, plugin, opts.startTimeoutMs ?? 15_000, opts.context);
     } catch (err) {
       refuse(manifest.id, folder, messageOf(err), manifest);
       continue;

@@ -1,6 +1,10 @@
 import { DataTypes, Model, Sequelize } from "sequelize";
 
-/** A tenant's switch for one plugin (table tenant_plugins, migration 0008). No row means enabled. */
+/**
+ * A tenant's settings for one plugin (table tenant_plugins, migrations 0008 and 0010): the
+ * tenant admin's switch and the platform level's decision. No row means switched on and no
+ * decision (the default policy applies).
+ */
 export interface TenantPluginRow {
   id: number;
   tenantId: number;
@@ -8,6 +12,10 @@ export interface TenantPluginRow {
   enabled: boolean;
   /** The user who last switched it. */
   updatedBy: number | null;
+  /** The super's decision for the tenant; null: none, the default policy applies. */
+  allowed: boolean | null;
+  /** The super who decided. */
+  allowedBy: number | null;
   createdAt?: Date;
   updatedAt?: Date;
 }
@@ -22,6 +30,8 @@ export function defineTenantPlugin(sequelize: Sequelize): typeof TenantPlugin {
         pluginId: { type: DataTypes.STRING(64), allowNull: false },
         enabled: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
         updatedBy: { type: DataTypes.INTEGER, allowNull: true },
+        allowed: { type: DataTypes.BOOLEAN, allowNull: true },
+        allowedBy: { type: DataTypes.INTEGER, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

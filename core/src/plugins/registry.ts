@@ -1,7 +1,9 @@
 /**
  * What the plugin host knows: every plugin folder it looked at, loaded or refused (with the
  * reason), in discovery order. Loaded plugins are found by id and, for channels, by the
- * connection type they serve.
+ * connection type they serve. One id may be loaded in several major versions side by side
+ * (services "v1.<id>", "v2.<id>"): by id or type alone the newest major answers, and a
+ * given major is asked for with `get(id, major)` / `channel(type, major)`.
  */
 import { PluginManifest, PluginRecord, channelTypeOf, pluginServiceName } from "@openatende/plugin-sdk";
 
@@ -15,6 +17,8 @@ export interface LoadedPlugin {
   service: string;
   /** Channels only: the connection type served. */
   channelType?: string;
+  /** Runs in a broker node of its own (PLUGINS_EXTERNAL): listed here, started there. */
+  external?: boolean;
 }
 
 interface RefusedPlugin {
@@ -26,27 +30,41 @@ interface RefusedPlugin {
 
 export class PluginRegistry {
   private readonly order: Array<{ kind: "loaded"; p: LoadedPlugin } | { kind: "refused"; p: RefusedPlugin }> = [];
+  /** Newest loaded major of each id. */
   private readonly byId = new Map<string, LoadedPlugin>();
   private readonly byChannelType = new Map<string, LoadedPlugin>();
+  /** Every loaded major of each id, newest first. */
+  private readonly versions = new Map<string, LoadedPlugin[]>();
 
-  /** Why `manifest` cannot join the loaded plugins (duplicate id or channel type), or null. */
+  /**
+   * Why `manifest` cannot join the loaded plugins, or null: the same id in the same major
+   * (another major of it runs side by side), another kind under a loaded id, or a channel
+   * type already served by another id.
+   */
   conflictOf(manifest: PluginManifest): string | null {
-    const same = this.byId.get(manifest.id);
+    const major = majorOf(manifest.version);
+    const same = this.versions.get(manifest.id)?.find((p) => p.major === major);
     if (same) return `duplicate id: ${manifest.id} ${same.version} is already loaded from ${same.folder}`;
+    const other = this.byId.get(manifest.id);
+    if (other && other.manifest.kind !== manifest.kind) return `duplicate id: ${manifest.id} ${other.version} is already loaded from ${other.folder} as a ${other.manifest.kind} plugin`;
     if (manifest.kind === "channel") {
       const type = channelTypeOf(manifest);
-      const other = this.byChannelType.get(type);
-      if (other) return `channel type "${type}" is already served by ${other.id}`;
+      const served = this.byChannelType.get(type);
+      if (served && served.id !== manifest.id) return `channel type "${type}" is already served by ${served.id}`;
     }
     return null;
   }
 
-  addLoaded(folder: string, manifest: PluginManifest, major: number): LoadedPlugin {
+  addLoaded(folder: string, manifest: PluginManifest, major: number, opts: { external?: boolean } = {}): LoadedPlugin {
     const p: LoadedPlugin = { id: manifest.id, folder, version: manifest.version, major, manifest, service: pluginServiceName(manifest.id, major) };
+    if (opts.external) p.external = true;
     if (manifest.kind === "channel") p.channelType = channelTypeOf(manifest);
     this.order.push({ kind: "loaded", p });
-    this.byId.set(p.id, p);
-    if (p.channelType) this.byChannelType.set(p.channelType, p);
+    const all = [...(this.versions.get(p.id) ?? []), p].sort((a, b) => b.major - a.major);
+    this.versions.set(p.id, all);
+    const newest = all[0];
+    this.byId.set(p.id, newest);
+    if (newest.channelType) this.byChannelType.set(newest.channelType, newest);
     return p;
   }
 
@@ -54,18 +72,33 @@ export class PluginRegistry {
     this.order.push({ kind: "refused", p });
   }
 
+  /** Every loaded plugin, each major of an id apart, in discovery order. */
   loaded(): LoadedPlugin[] {
     return this.order.flatMap((e) => (e.kind === "loaded" ? [e.p] : []));
   }
 
-  get(id: string): LoadedPlugin | undefined {
-    return this.byId.get(id);
+  /** One entry per loaded id, its newest major, in discovery order of the ids. */
+  latest(): LoadedPlugin[] {
+    const ids = [...new Set(this.loaded().map((p) => p.id))];
+    return ids.map((id) => this.byId.get(id)!);
   }
 
-  /** A loaded channel by connection type or by plugin id. */
-  channel(typeOrId: string): LoadedPlugin | undefined {
-    const p = this.byChannelType.get(typeOrId) ?? this.byId.get(typeOrId);
-    return p?.manifest.kind === "channel" ? p : undefined;
+  /** The loaded majors of an id, newest first (empty when none). */
+  versionsOf(id: string): LoadedPlugin[] {
+    return [...(this.versions.get(id) ?? [])];
+  }
+
+  /** A loaded plugin by id: the given major, or the newest. */
+  get(id: string, major?: number | null): LoadedPlugin | undefined {
+    if (major === undefined || major === null) return this.byId.get(id);
+    return this.versions.get(id)?.find((p) => p.major === major);
+  }
+
+  /** A loaded channel by connection type or by plugin id: the given major, or the newest. */
+  channel(typeOrId: string, major?: number | null): LoadedPlugin | undefined {
+    const newest = this.byChannelType.get(typeOrId) ?? this.byId.get(typeOrId);
+    if (newest?.manifest.kind !== "channel") return undefined;
+    return this.get(newest.id, major);
   }
 
   /** A refused plugin by id or (when its manifest was readable) channel type. */
@@ -88,8 +121,13 @@ export class PluginRegistry {
       const m = e.p.manifest;
       const base = { id: e.p.id, folder: e.p.folder, ...(m ? { version: m.version, kind: m.kind, tier: m.tier } : {}) };
       return e.kind === "loaded"
-        ? { ...base, status: "loaded" as const, major: e.p.major, service: e.p.service }
+        ? { ...base, status: "loaded" as const, major: e.p.major, service: e.p.service, ...(e.p.external ? { external: true } : {}) }
         : { ...base, status: "refused" as const, reason: e.p.reason };
     });
   }
+}
+
+/** The major of a semver version ("2.1.0" → 2). */
+function majorOf(version: string): number {
+  return Number.parseInt(version, 10);
 }

@@ -1,20 +1,38 @@
+import { randomBytes } from "node:crypto";
 import type { ServiceSchema } from "moleculer";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import type { TicketRow } from "../tickets/model";
-import { storeFiles, StoredFile } from "../files/store";
+import { resolveStored, storeFiles, StoredFile } from "../files/store";
 import { pushRealtime, ticketRooms, visibilityOf } from "../realtime/push";
+import { TtlCache } from "../tickets/ttl-cache";
 import { CONNECTION_STATUSES, AckEvent, InboundMessage, InboundResult, ResolvedToken, StatusEvent } from "@openatende/plugin-sdk/src/channel-contract";
+import type { IsEnabledResult } from "@openatende/plugin-sdk/src/host-contract";
+import { AVAILABILITY_ERRORS } from "./plugins.service";
 
 interface ConnectionRow {
   id: number;
   tenantId: number;
   type: string;
   queueId: number | null;
+  /** The plugin major the connection is pinned to (null: the newest). */
+  pluginMajor: number | null;
 }
 
+interface InboundContact {
+  id: number;
+  name: string;
+  profilePicUrl?: string | null;
+}
+
+/** What an inbound message needs of its ticket (tickets.findActive; openForInbound answers more). */
+type InboundTicket = Pick<TicketRow, "id" | "tenantId" | "contactId" | "connectionId" | "queueId" | "userId" | "status" | "isGroup" | "unreadMessages">;
+
 const ref = { tenantId: { type: "number", integer: true, positive: true }, connectionId: { type: "number", integer: true, positive: true } };
+
+/** A connection stays this long at most in a process's cache (a safety net: its changes drop it at once). */
+const CONNECTION_TTL_MS = 30_000;
 
 /**
  * Where channel plugins hand their traffic to the core (the contract's CORE_CHANNEL_ACTIONS):
@@ -23,17 +41,50 @@ const ref = { tenantId: { type: "number", integer: true, positive: true }, conne
  * particular channel.
  */
 export function createChannelsService(deps: CoreDeps): ServiceSchema {
-  /** The connection the call is about; a plugin may only speak for its own connections. */
+  /**
+   * Connections by id, per process: every inbound message, ack and status report names its
+   * connection, whose tenant, type and queue change rarely. `connections.changed` (create,
+   * update, delete) drops the entry; the handler's own event group makes every node hear it.
+   * Only found connections are kept.
+   */
+  const connections = new TtlCache<number, ConnectionRow | null>(CONNECTION_TTL_MS, 10_000, (row) => row !== null);
+
+  /**
+   * The connection the call is about; a plugin may only speak for its own connections, in the
+   * major they are pinned to, and only while the tenant may use the plugin (allowed, switched
+   * on, within its tier): ERR_CONNECTION_INACTIVE otherwise, with the reason's code.
+   */
   async function connectionOf(ctx: Ctx<any>, tenantId: number, connectionId: number): Promise<ConnectionRow> {
-    const c = (await ctx.call("connections.getInternal", { id: connectionId })) as ConnectionRow | null;
+    const c = await connections.get(connectionId, async () => {
+      const row = (await ctx.call("connections.getInternal", { id: connectionId })) as ConnectionRow | null;
+      return row ? { id: row.id, tenantId: row.tenantId, type: row.type, queueId: row.queueId ?? null, pluginMajor: row.pluginMajor ?? null } : null;
+    });
     if (!c || c.tenantId !== tenantId) throw new AppError("ERR_CONNECTION_NOT_FOUND", { connectionId });
     const caller = ctx.caller ?? "";
     if (caller && caller.replace(/^v\d+\./, "") !== c.type) throw new AppError("ERR_NO_PERMISSION", { reason: "connection of another channel" });
+    const callerMajor = /^v(\d+)\./.exec(caller)?.[1];
+    if (callerMajor !== undefined && c.pluginMajor !== null && Number(callerMajor) !== c.pluginMajor) {
+      throw new AppError("ERR_NO_PERMISSION", { reason: "connection of another major of the channel", major: c.pluginMajor });
+    }
+    const open = (await ctx.call("plugins.availability", { tenantId, id: c.type, major: c.pluginMajor ?? undefined })) as IsEnabledResult;
+    if (!open.enabled) throw new AppError("ERR_CONNECTION_INACTIVE", { connectionId, reason: AVAILABILITY_ERRORS[open.reason!] });
     return c;
   }
 
   return {
     name: "channels",
+    events: {
+      "connections.changed": {
+        // A group of its own per service instance: an emitted event reaches one instance per
+        // group, so every node's cache hears of the change.
+        group: `channels-connections-${randomBytes(6).toString("hex")}`,
+        handler(ctx: Ctx<{ connectionId?: number }>) {
+          const id = Number(ctx.params?.connectionId);
+          if (Number.isInteger(id) && id > 0) connections.dropKey(id);
+          else connections.drop();
+        },
+      },
+    },
     actions: {
       inbound: {
         visibility: "public",
@@ -61,14 +112,7 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
         async handler(ctx: Ctx<InboundMessage>): Promise<InboundResult> {
           const msg = ctx.params;
           const connection = await connectionOf(ctx, msg.tenantId, msg.connectionId);
-          // A replayed delivery: answered from what is stored, nothing written, nothing emitted.
-          const known = (await ctx.call("messages.findByProvider", { tenantId: msg.tenantId, connectionId: msg.connectionId, providerId: msg.providerMessageId })) as {
-            id: number;
-            ticketId: number;
-          } | null;
-          if (known) return { messageId: Number(known.id), ticketId: known.ticketId, duplicate: true };
-
-          const contact = (await ctx.call("contacts.resolveInbound", {
+          const identity = {
             tenantId: msg.tenantId,
             channelType: connection.type,
             externalId: msg.from.externalId,
@@ -76,35 +120,63 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
             phone: msg.from.phone,
             email: msg.from.email,
             avatarUrl: msg.from.avatarUrl,
-          })) as { id: number; name: string; profilePicUrl?: string | null };
-          const { ticket } = (await ctx.call("tickets.openForInbound", {
-            tenantId: msg.tenantId,
-            contactId: contact.id,
-            connectionId: connection.id,
-            queueId: connection.queueId,
-            isGroup: !!msg.isGroup,
-          })) as { ticket: TicketRow; created: boolean };
+          };
+
+          // The usual case: a known sender with an active ticket, and nothing to write before
+          // the message itself (no new contact, picture or ticket, no file). The contact's card
+          // (usually cached) and the ticket are read; a replay is then told by the message's
+          // unique key when it is inserted, so it still stores and emits nothing.
+          let contact: InboundContact | null = null;
+          let ticket: InboundTicket | null = null;
+          if (!msg.media?.data) {
+            contact = (await ctx.call("contacts.findInbound", identity)) as InboundContact | null;
+            if (contact) ticket = (await ctx.call("tickets.findActive", { tenantId: msg.tenantId, contactId: contact.id, connectionId: connection.id })) as InboundTicket | null;
+          }
+          if (!contact || !ticket) {
+            // Something is written before the message: a replayed delivery must be told first.
+            // It is answered from what is stored, nothing written, nothing emitted.
+            const known = (await ctx.call("messages.findByProvider", { tenantId: msg.tenantId, connectionId: msg.connectionId, providerId: msg.providerMessageId, slim: true })) as {
+              id: number;
+              ticketId: number;
+            } | null;
+            if (known) return { messageId: Number(known.id), ticketId: known.ticketId, duplicate: true };
+            contact = (await ctx.call("contacts.resolveInbound", { ...identity, slim: true })) as InboundContact;
+            ({ ticket } = (await ctx.call("tickets.openForInbound", {
+              tenantId: msg.tenantId,
+              contactId: contact.id,
+              connectionId: connection.id,
+              queueId: connection.queueId,
+              isGroup: !!msg.isGroup,
+            })) as { ticket: TicketRow; created: boolean });
+          }
+          const open = ticket!;
 
           let media: (StoredFile & { url?: string }) | undefined;
           if (msg.media?.data) {
             [media] = storeFiles(deps.config.dataDir, msg.tenantId, [{ fileName: msg.media.fileName ?? "file", mimeType: msg.media.mimeType, data: msg.media.data }]);
           } else if (msg.media?.url || msg.media?.path) {
+            // A stored file (the SDK's uploadMedia) must be the tenant's own.
+            if (msg.media.path) resolveStored(deps.config.dataDir, msg.tenantId, msg.media.path);
             media = { path: msg.media.path ?? "", url: msg.media.url, fileName: msg.media.fileName ?? "file", mimeType: msg.media.mimeType, size: msg.media.size ?? 0 };
           }
           const body = msg.body ?? (msg.location ? `${msg.location.latitude},${msg.location.longitude}` : msg.contactCard ? `${msg.contactCard.name} ${msg.contactCard.phone ?? ""}`.trim() : undefined);
-          const stored = (await ctx.call("messages.storeInbound", { msg: { ...msg, body }, ticket, contactId: contact.id, media })) as {
+          const stored = (await ctx.call("messages.storeInbound", { msg: { ...msg, body }, ticket: { id: open.id, tenantId: open.tenantId }, contactId: contact.id, media })) as {
             duplicate: boolean;
-            message: { id: number } & Record<string, unknown>;
+            message: { id: number; ticketId?: number } & Record<string, unknown>;
           };
-          if (stored.duplicate) return { messageId: stored.message.id, ticketId: ticket.id, duplicate: true };
+          if (stored.duplicate) return { messageId: stored.message.id, ticketId: stored.message.ticketId ?? open.id, duplicate: true };
 
-          const touched = ((await ctx.call("tickets.touch", {
+          // The ticket as the update left it: known from the row just read when nothing else
+          // changed it meanwhile (the update checks that), read again otherwise.
+          const after = (await ctx.call("tickets.touch", {
             tenantId: msg.tenantId,
-            ticketId: ticket.id,
+            ticketId: open.id,
             body: body ?? media?.fileName ?? "",
             timestamp: msg.timestamp,
             incoming: true,
-          })) ?? ticket) as TicketRow & { contact?: unknown };
+            expected: { unreadMessages: open.unreadMessages, status: open.status, userId: open.userId, queueId: open.queueId },
+          })) as Partial<InboundTicket> | null;
+          const touched = { ...open, ...(after ?? {}) } as InboundTicket;
           const contactView = { id: contact.id, name: contact.name, profilePicUrl: contact.profilePicUrl ?? null };
           const rooms = ticketRooms(touched, await visibilityOf(ctx, msg.tenantId));
           // The spec's list channel: chat:create with the fields the shell shows and notifies on.
@@ -138,7 +210,7 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
             event: `${msg.tenantId}:appMessage`,
             payload: { action: "create", message: stored.message, ticket: { id: touched.id, status: touched.status, userId: touched.userId, queueId: touched.queueId }, contact: contactView },
           });
-          return { messageId: stored.message.id, ticketId: ticket.id, duplicate: false };
+          return { messageId: stored.message.id, ticketId: open.id, duplicate: false };
         },
       },
 
@@ -175,7 +247,13 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
         visibility: "public",
         params: { ...ref, status: { type: "enum", values: [...CONNECTION_STATUSES] }, qrcode: { type: "string", optional: true, max: 20000 }, detail: { type: "string", optional: true, max: 1000 } },
         async handler(ctx: Ctx<StatusEvent>) {
-          await connectionOf(ctx, ctx.params.tenantId, ctx.params.connectionId);
+          try {
+            await connectionOf(ctx, ctx.params.tenantId, ctx.params.connectionId);
+          } catch (err) {
+            // A plugin stopping a connection the platform made inactive reports it: not an error, and nothing changes.
+            if ((err as AppError).type === "ERR_CONNECTION_INACTIVE") return { id: ctx.params.connectionId, status: "inactive", ignored: true };
+            throw err;
+          }
           return ctx.call("connections.setStatus", ctx.params);
         },
       },

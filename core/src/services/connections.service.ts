@@ -10,6 +10,8 @@ import { jsonColumn } from "../db/json-column";
 import { PlanLimits, assertWithinLimit } from "../licence/plans";
 import { pushRealtime } from "../realtime/push";
 import { adminOnlyRoom } from "./realtime.service";
+import { AVAILABILITY_ERRORS } from "./plugins.service";
+import type { IsEnabledResult } from "@openatende/plugin-sdk";
 
 export interface ConnectionRow {
   id: number;
@@ -26,6 +28,14 @@ export interface ConnectionRow {
   qrcode: string | null;
   retries: number;
   statusDetail: string | null;
+  /** The major of the channel plugin the connection was made with: its traffic goes to "v<major>.<type>". Null: the newest (rows older than migration 0010). */
+  pluginMajor: number | null;
+  /** Why the platform stopped it (an error code: ERR_PLUGIN_DISABLED, ERR_PLUGIN_NOT_ALLOWED, ERR_LICENSE_TIER_REQUIRED, …); null when it did not. */
+  inactiveReason: string | null;
+  /** The status it had when stopped: re-enabling reconnects it unless it was disconnected. */
+  resumeStatus: string | null;
+  /** The admin wants it up: connected again at start and when its plugin comes back (outbox service). */
+  keepConnected: boolean;
   createdAt?: Date;
   updatedAt?: Date;
 }
@@ -50,6 +60,10 @@ function defineConnection(sequelize: Sequelize): typeof Connection {
         qrcode: { type: DataTypes.TEXT, allowNull: true },
         retries: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         statusDetail: { type: DataTypes.STRING(255), allowNull: true },
+        pluginMajor: { type: DataTypes.INTEGER, allowNull: true },
+        inactiveReason: { type: DataTypes.STRING(64), allowNull: true },
+        resumeStatus: { type: DataTypes.STRING(16), allowNull: true },
+        keepConnected: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
@@ -65,8 +79,12 @@ export const DELETE_WORDS = ["EXCLUIR", "DELETE", "ELIMINAR", "УДАЛИТЬ"];
 interface ChannelPlugin {
   id: string;
   service: string;
+  major: number;
   settingsSchema?: Record<string, unknown>;
 }
+
+/** Statuses a connection is running in (reconnected when its plugin is enabled again). */
+const RUNNING = new Set(["connected", "connecting", "pairing", "qrcode", "timeout", "conflict"]);
 
 const validator = new Validator();
 const SECRET = /pass|secret|token|key/i;
@@ -92,17 +110,37 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
 
   function view(c: Connection, full: boolean) {
     const r = c.get({ plain: true }) as ConnectionRow;
-    const base = { id: r.id, name: r.name, type: r.type, status: r.status, isDefault: !!r.isDefault, queueId: r.queueId, updatedAt: r.updatedAt };
+    const base = { id: r.id, name: r.name, type: r.type, status: r.status, isDefault: !!r.isDefault, queueId: r.queueId, updatedAt: r.updatedAt, pluginMajor: r.pluginMajor ?? null, inactiveReason: r.inactiveReason ?? null };
     if (!full) return base;
     const settings = Object.fromEntries(Object.entries(r.settings ?? {}).map(([k, v]) => [k, SECRET.test(k) && v ? "********" : v]));
     return { ...base, greeting: r.greeting, farewell: r.farewell, token: r.token, settings, qrcode: r.qrcode, retries: r.retries, statusDetail: r.statusDetail, createdAt: r.createdAt };
   }
 
-  async function channelFor(ctx: Ctx, type: string, tenantId: number): Promise<ChannelPlugin> {
-    const plugin = (await ctx.call("plugins.channelFor", { type })) as ChannelPlugin;
-    const enabled = (await ctx.call("plugins.isEnabled", { tenantId, id: plugin.id })) as boolean;
-    if (!enabled) throw new AppError("ERR_PLUGIN_DISABLED", { plugin: plugin.id });
-    return plugin;
+  /**
+   * The channel plugin of a type for the tenant: the newest major, or `major` (a connection's
+   * pinned one). Refused with the reason's code (ERR_PLUGIN_NOT_ALLOWED, ERR_PLUGIN_DISABLED,
+   * ERR_LICENSE_TIER_REQUIRED, ERR_PLUGIN_VERSION_UNAVAILABLE…) when the tenant may not use it.
+   */
+  async function channelFor(ctx: Ctx, type: string, tenantId: number, major?: number | null): Promise<ChannelPlugin> {
+    return (await ctx.call("plugins.channelFor", { type, tenantId, major: major ?? undefined })) as ChannelPlugin;
+  }
+
+  /**
+   * Views of connections whose plugin the tenant may not use now show as inactive with the
+   * reason, also when nothing stopped them yet (a licence that expired, a plugin gone).
+   */
+  async function markUnavailable(ctx: Ctx, tenantId: number, views: Array<{ type: string; status: string; pluginMajor: number | null; inactiveReason: string | null }>) {
+    const verdicts = new Map<string, Promise<IsEnabledResult | null>>();
+    for (const v of views) {
+      if (v.inactiveReason) continue;
+      const key = `${v.type}@${v.pluginMajor ?? ""}`;
+      if (!verdicts.has(key)) {
+        verdicts.set(key, (ctx.call("plugins.availability", { tenantId, id: v.type, major: v.pluginMajor ?? undefined }) as Promise<IsEnabledResult>).catch(() => null));
+      }
+      const verdict = await verdicts.get(key)!;
+      if (verdict && !verdict.enabled) Object.assign(v, { status: "inactive", inactiveReason: AVAILABILITY_ERRORS[verdict.reason!] });
+    }
+    return views;
   }
 
   function validateSettings(plugin: ChannelPlugin, settings: Record<string, unknown>) {
@@ -136,8 +174,9 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
         rest: "GET /connections",
         access: "user",
         async handler(this: any, ctx: Ctx) {
-          const rows = await model.findAll({ where: { tenantId: this.tenantOf(ctx) }, order: [["name", "ASC"]] });
-          return rows.map((r) => view(r, isAdmin(ctx.meta.user)));
+          const tenantId = this.tenantOf(ctx);
+          const rows = await model.findAll({ where: { tenantId }, order: [["name", "ASC"]] });
+          return markUnavailable(ctx, tenantId, rows.map((r) => view(r, isAdmin(ctx.meta.user))));
         },
       },
       get: {
@@ -146,7 +185,8 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
         resource: "connections",
         params: idParam,
         async handler(this: any, ctx: Ctx<{ id: number }>) {
-          return view(await this.findOwned(ctx, ctx.params.id, "ERR_CONNECTION_NOT_FOUND"), isAdmin(ctx.meta.user));
+          const c: Connection = await this.findOwned(ctx, ctx.params.id, "ERR_CONNECTION_NOT_FOUND");
+          return (await markUnavailable(ctx, c.get("tenantId") as number, [view(c, isAdmin(ctx.meta.user))]))[0];
         },
       },
       create: {
@@ -181,6 +221,8 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
                   queueId: p.queueId ?? null,
                   token: randomBytes(24).toString("base64url"),
                   settings,
+                  // New connections use the newest major and stay on it.
+                  pluginMajor: plugin.major,
                 },
                 { transaction },
               );
@@ -206,7 +248,7 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
           for (const k of ["name", "greeting", "farewell", "queueId"] as const) if (p[k] !== undefined) (patch as Record<string, unknown>)[k] = p[k];
           if (p.queueId !== undefined) await checkQueue(ctx, row.tenantId, p.queueId);
           if (p.settings !== undefined) {
-            const plugin = await channelFor(ctx, row.type, row.tenantId);
+            const plugin = await channelFor(ctx, row.type, row.tenantId, row.pluginMajor);
             // Masked secrets sent back unchanged keep the stored value.
             const merged = { ...row.settings, ...Object.fromEntries(Object.entries(p.settings).filter(([, v]) => v !== "********")) };
             validateSettings(plugin, merged);
@@ -241,7 +283,7 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
           }
           // Stop the channel first; a plugin that is gone must not keep the row alive.
           try {
-            const plugin = (await ctx.call("plugins.channelFor", { type: row.type })) as ChannelPlugin;
+            const plugin = (await ctx.call("plugins.channelFor", { type: row.type, major: row.pluginMajor ?? undefined })) as ChannelPlugin;
             await ctx.call(`${plugin.service}.disconnect`, { tenantId: row.tenantId, connectionId: row.id });
           } catch (err) {
             this.logger.warn(`connection ${row.id}: disconnect before delete failed: ${(err as Error).message}`);
@@ -259,21 +301,8 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
         async handler(this: any, ctx: Ctx<{ id: number }>) {
           const c: Connection = await this.findOwned(ctx, ctx.params.id, "ERR_CONNECTION_NOT_FOUND");
           const row = c.get({ plain: true }) as ConnectionRow;
-          const plugin = await channelFor(ctx, row.type, row.tenantId);
-          await c.update({ status: "connecting" });
-          const res = (await ctx.call(`${plugin.service}.connect`, {
-            tenantId: row.tenantId,
-            connectionId: row.id,
-            settings: row.settings,
-            token: row.token,
-            publicUrl: deps.config.publicUrl,
-            dataDir: deps.config.dataDir,
-          })) as {
-            status: string;
-            qrcode?: string;
-            detail?: string;
-          };
-          await this.applyStatus(ctx, row.tenantId, row.id, res.status, res.qrcode, res.detail);
+          const plugin = await channelFor(ctx, row.type, row.tenantId, row.pluginMajor);
+          await this.connectWith(ctx, c, plugin);
           return view((await model.findByPk(row.id))!, true);
         },
       },
@@ -285,7 +314,8 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
         async handler(this: any, ctx: Ctx<{ id: number }>) {
           const c: Connection = await this.findOwned(ctx, ctx.params.id, "ERR_CONNECTION_NOT_FOUND");
           const row = c.get({ plain: true }) as ConnectionRow;
-          const plugin = await channelFor(ctx, row.type, row.tenantId);
+          const plugin = await channelFor(ctx, row.type, row.tenantId, row.pluginMajor);
+          await c.update({ keepConnected: false });
           const res = (await ctx.call(`${plugin.service}.disconnect`, { tenantId: row.tenantId, connectionId: row.id })) as { status?: string };
           await this.applyStatus(ctx, row.tenantId, row.id, res?.status ?? "disconnected");
           return view((await model.findByPk(row.id))!, true);
@@ -347,6 +377,36 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
           return c ? (c.get({ plain: true }) as ConnectionRow) : null;
         },
       },
+      /** Connects a connection again on the platform's behalf (the outbox service: at start, and when its plugin is back). */
+      connectInternal: {
+        visibility: "public",
+        params: { id: { type: "number", integer: true, positive: true } },
+        async handler(this: any, ctx: Ctx<{ id: number }>) {
+          const c = await model.findByPk(ctx.params.id);
+          if (!c) throw new AppError("ERR_CONNECTION_NOT_FOUND", { id: ctx.params.id });
+          const row = c.get({ plain: true }) as ConnectionRow;
+          const plugin = await channelFor(ctx, row.type, row.tenantId, row.pluginMajor);
+          await this.connectWith(ctx, c, plugin);
+          return { id: row.id, status: (await model.findByPk(row.id))?.get("status") };
+        },
+      },
+      /** Every connection of a channel type, with what the outbox service needs. */
+      byType: {
+        visibility: "public",
+        params: { type: { type: "string", min: 1, max: 64 } },
+        async handler(ctx: Ctx<{ type: string }>) {
+          const rows = await model.findAll({ where: { type: ctx.params.type }, attributes: ["id", "tenantId", "type", "status", "keepConnected", "inactiveReason", "pluginMajor"], order: [["id", "ASC"]] });
+          return rows.map((r) => ({
+            id: r.get("id"),
+            tenantId: r.get("tenantId"),
+            type: r.get("type"),
+            status: r.get("status"),
+            pluginMajor: r.get("pluginMajor") ?? null,
+            // Stopped by the platform (plugin disabled, …): the plugin switches bring it back, not this.
+            keepConnected: !!r.get("keepConnected") && !r.get("inactiveReason"),
+          }));
+        },
+      },
       setStatus: {
         visibility: "public",
         params: { tenantId: "number", connectionId: "number", status: "string", qrcode: { type: "string", optional: true }, detail: { type: "string", optional: true } },
@@ -354,20 +414,98 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
           return this.applyStatus(ctx, ctx.params.tenantId, ctx.params.connectionId, ctx.params.status, ctx.params.qrcode, ctx.params.detail);
         },
       },
+      /**
+       * After a plugin's availability changed for a tenant (switched, allowed or disallowed, a
+       * new licence): connections it may no longer use are told to stop and marked "inactive"
+       * with the reason's code; connections stopped that way whose plugin is usable again
+       * come back: reconnected when they were running, "disconnected" otherwise.
+       */
+      reconcilePlugins: {
+        visibility: "public",
+        params: { tenantId: { type: "number", integer: true, positive: true }, pluginId: { type: "string", optional: true, max: 64 } },
+        async handler(this: any, ctx: Ctx<{ tenantId: number; pluginId?: string }>) {
+          const { tenantId, pluginId } = ctx.params;
+          const rows = await model.findAll({ where: { tenantId, ...(pluginId ? { type: pluginId } : {}) }, order: [["id", "ASC"]] });
+          const verdicts = new Map<string, IsEnabledResult>();
+          const out = { stopped: [] as number[], resumed: [] as number[] };
+          for (const c of rows) {
+            const r = c.get({ plain: true }) as ConnectionRow;
+            const key = `${r.type}@${r.pluginMajor ?? ""}`;
+            if (!verdicts.has(key)) verdicts.set(key, (await ctx.call("plugins.availability", { tenantId, id: r.type, major: r.pluginMajor ?? undefined })) as IsEnabledResult);
+            const verdict = verdicts.get(key)!;
+            if (!verdict.enabled) {
+              const reason = AVAILABILITY_ERRORS[verdict.reason!];
+              if (r.inactiveReason === reason) continue;
+              if (!r.inactiveReason) {
+                // The plugin stops its side (polling, sockets) when it is still there to ask.
+                try {
+                  const plugin = (await ctx.call("plugins.channelFor", { type: r.type, major: r.pluginMajor ?? undefined })) as ChannelPlugin;
+                  await ctx.call(`${plugin.service}.disconnect`, { tenantId, connectionId: r.id });
+                } catch (err) {
+                  this.logger.warn(`connection ${r.id}: disconnect on ${reason} failed: ${(err as Error).message}`);
+                }
+              }
+              await c.update({ status: "inactive", inactiveReason: reason, resumeStatus: r.inactiveReason ? r.resumeStatus : r.status, qrcode: null, statusDetail: null });
+              this.pushStatus(ctx, tenantId, r.id, "inactive", undefined, undefined, reason);
+              out.stopped.push(r.id);
+            } else if (r.inactiveReason) {
+              await c.update({ status: "disconnected", inactiveReason: null, resumeStatus: null, statusDetail: null });
+              out.resumed.push(r.id);
+              if (!RUNNING.has(r.resumeStatus ?? "")) {
+                this.pushStatus(ctx, tenantId, r.id, "disconnected");
+                continue;
+              }
+              try {
+                const plugin = await channelFor(ctx, r.type, tenantId, r.pluginMajor);
+                await this.connectWith(ctx, c, plugin);
+              } catch (err) {
+                this.logger.warn(`connection ${r.id}: reconnect failed: ${(err as Error).message}`);
+                await this.applyStatus(ctx, tenantId, r.id, "disconnected", undefined, (err as Error).message);
+              }
+            }
+          }
+          return out;
+        },
+      },
     },
     methods: {
-      async applyStatus(this: any, ctx: Ctx, tenantId: number, connectionId: number, status: string, qrcode?: string, detail?: string) {
-        // Found first: MariaDB counts only changed rows, and a repeated status changes none.
-        const c = await model.findOne({ where: { id: connectionId, tenantId } });
-        if (!c) throw new AppError("ERR_CONNECTION_NOT_FOUND", { id: connectionId });
-        await c.update({ status, qrcode: status === "qrcode" ? (qrcode ?? null) : null, statusDetail: detail?.slice(0, 255) ?? null });
+      /** Asks the plugin to connect `c` and records the answer; pins the major when the row has none yet. */
+      async connectWith(this: any, ctx: Ctx, c: Connection, plugin: ChannelPlugin) {
+        const row = c.get({ plain: true }) as ConnectionRow;
+        await c.update({ status: "connecting", keepConnected: true, inactiveReason: null, resumeStatus: null, ...(row.pluginMajor == null ? { pluginMajor: plugin.major } : {}) });
+        const res = (await ctx.call(`${plugin.service}.connect`, {
+          tenantId: row.tenantId,
+          connectionId: row.id,
+          settings: row.settings,
+          token: row.token,
+          publicUrl: deps.config.publicUrl,
+          dataDir: deps.config.dataDir,
+        })) as {
+          status: string;
+          qrcode?: string;
+          detail?: string;
+        };
+        await this.applyStatus(ctx, row.tenantId, row.id, res.status, res.qrcode, res.detail);
+        if (row.pluginMajor == null) ctx.emit("connections.changed", { tenantId: row.tenantId, connectionId: row.id });
+      },
+      /** The tenant's admins hear a connection's status live. */
+      pushStatus(ctx: Ctx, tenantId: number, connectionId: number, status: string, qrcode?: string, detail?: string, inactiveReason?: string) {
         // Admins only (not supervisors): the event carries the QR code that links a session,
         // which the API shows to admins only.
         pushRealtime(ctx, {
           rooms: [adminOnlyRoom(tenantId)],
           event: `${tenantId}:whatsappSession`,
-          payload: { action: "update", session: { id: connectionId, status, qrcode: status === "qrcode" ? qrcode : undefined, detail } },
+          payload: { action: "update", session: { id: connectionId, status, qrcode: status === "qrcode" ? qrcode : undefined, detail, inactiveReason: inactiveReason ?? null } },
         });
+      },
+      async applyStatus(this: any, ctx: Ctx, tenantId: number, connectionId: number, status: string, qrcode?: string, detail?: string) {
+        // Found first: MariaDB counts only changed rows, and a repeated status changes none.
+        const c = await model.findOne({ where: { id: connectionId, tenantId } });
+        if (!c) throw new AppError("ERR_CONNECTION_NOT_FOUND", { id: connectionId });
+        // Stopped by the platform: the plugin's late reports do not bring it back.
+        if (c.get("inactiveReason")) return { id: connectionId, status: c.get("status") as string, ignored: true };
+        await c.update({ status, qrcode: status === "qrcode" ? (qrcode ?? null) : null, statusDetail: detail?.slice(0, 255) ?? null });
+        this.pushStatus(ctx, tenantId, connectionId, status, qrcode, detail);
         return { id: connectionId, status };
       },
     },

@@ -6,7 +6,9 @@ import type { Ctx } from "../types";
 import { jsonColumn } from "../db/json-column";
 import { pushRealtime, ticketRooms, visibilityOf } from "../realtime/push";
 import type { TicketRow } from "../tickets/model";
+import { hotQuery, sqlDateTime } from "../tickets/sql";
 import { mediaTypeOf, storeFiles, StoredFile, UploadedFile } from "../files/store";
+import { isPluginAway, reasonOf } from "../plugins/outbox";
 import type { InboundMessage, OutboundMessage, SendResult } from "@openatende/plugin-sdk/src/channel-contract";
 
 /** Spec §9: deleting a message is possible for 5 minutes; at most 10 messages are forwarded at once. */
@@ -100,6 +102,9 @@ function view(m: Message | MessageRow) {
   };
 }
 
+/** Why a connection's plugin may not be used now (plugins.channelFor with a tenant): its sends are refused as ERR_CONNECTION_INACTIVE. */
+const STOPPED_BY = ["ERR_PLUGIN_NOT_ALLOWED", "ERR_PLUGIN_DISABLED", "ERR_LICENSE_TIER_REQUIRED", "ERR_PLUGIN_VERSION_UNAVAILABLE"];
+
 const ticketIdParam = { ticketId: { type: "number", integer: true, positive: true, convert: true } };
 const idParam = { id: { type: "number", integer: true, positive: true, convert: true } };
 const mediaItem = {
@@ -115,12 +120,31 @@ const mediaItem = {
  */
 export function createMessagesService(deps: CoreDeps): ServiceSchema {
   const model = defineMessage(deps.sequelize);
+  const insertSql = (() => {
+    const cols = ["tenantId", "ticketId", "contactId", "connectionId", "providerId", "fromMe", "body", "mediaType", "media", "status", "quotedMsgId", "reactions", "isEdited", "isDeleted", "isForwarded", "read", "providerTs", "createdAt", "updatedAt"];
+    const q = (c: string) => (deps.sequelize.getDialect() === "mysql" ? `\`${c}\`` : `"${c}"`);
+    return `INSERT INTO messages (${cols.map(q).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
+  })();
+
+  /** One INSERT of an inbound message, the columns as the model writes them; answers its id. */
+  async function insertInbound(
+    r: { tenantId: number; ticketId: number; contactId: number; connectionId: number; providerId: string; body: string | null; mediaType: string | null; media: StoredFile | null; quotedMsgId: number | null; providerTs: number },
+    at: Date,
+  ): Promise<number> {
+    const stamp = sqlDateTime(deps.sequelize, at);
+    const { insertId } = await hotQuery(deps.sequelize, "write", insertSql, [r.tenantId, r.ticketId, r.contactId, r.connectionId, r.providerId, 0, r.body, r.mediaType, r.media ? JSON.stringify(r.media) : null, "received", r.quotedMsgId, null, 0, 0, 0, 0, r.providerTs, stamp, stamp]);
+    return insertId;
+  }
 
   async function channelService(ctx: Ctx, connectionId: number | null): Promise<{ service: string; connection: { id: number; tenantId: number; type: string } }> {
     if (!connectionId) throw new AppError("ERR_NO_DEFAULT_CONNECTION");
-    const connection = (await ctx.call("connections.getInternal", { id: connectionId })) as { id: number; tenantId: number; type: string; status: string } | null;
+    const connection = (await ctx.call("connections.getInternal", { id: connectionId })) as { id: number; tenantId: number; type: string; status: string; pluginMajor?: number | null } | null;
     if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
-    const plugin = (await ctx.call("plugins.channelFor", { type: connection.type })) as { service: string };
+    // The connection's own major, and only while the tenant may use the plugin.
+    const plugin = (await ctx.call("plugins.channelFor", { type: connection.type, tenantId: connection.tenantId, major: connection.pluginMajor ?? undefined }).catch((err: { type?: string }) => {
+      if (err.type && STOPPED_BY.includes(err.type)) throw new AppError("ERR_CONNECTION_INACTIVE", { connectionId: connection.id, reason: err.type });
+      throw err;
+    })) as { service: string };
     return { service: plugin.service, connection };
   }
 
@@ -186,6 +210,12 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
             const q = await model.findOne({ where: { id: ctx.params.quotedMsgId, tenantId: ticket.tenantId, ticketId: ticket.id } });
             if (!q) throw new AppError("ERR_MESSAGE_NOT_FOUND", { field: "quotedMsgId" });
             quoted = q.get({ plain: true }) as MessageRow;
+          }
+          // A connection whose plugin the tenant may not use now takes nothing: refused before anything is stored.
+          if (ticket.connectionId) {
+            await channelService(ctx, ticket.connectionId).catch((err: { type?: string }) => {
+              if (err.type === "ERR_CONNECTION_INACTIVE") throw err;
+            });
           }
           const stored = medias.length ? storeFiles(deps.config.dataDir, ticket.tenantId, medias) : [];
           const out: Array<ReturnType<typeof view>> = [];
@@ -302,27 +332,33 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
       },
 
       // --- internal ---------------------------------------------------------------------------
-      /** Stores an inbound message once per provider id; answers whether it was a duplicate. */
+      /**
+       * Stores an inbound message once per provider id; answers whether it was a duplicate.
+       * One INSERT (the unique provider key tells a replay); the answer is built from what
+       * was written, as the model would have answered it.
+       */
       storeInbound: {
         visibility: "public",
-        async handler(ctx: Ctx<{ msg: InboundMessage; ticket: TicketRow; contactId: number; media?: StoredFile & { url?: string } }>) {
+        async handler(this: any, ctx: Ctx<{ msg: InboundMessage; ticket: Pick<TicketRow, "id">; contactId: number; media?: StoredFile & { url?: string } }>) {
           const { msg, ticket, contactId, media } = ctx.params;
+          const now = new Date();
+          const row = {
+            tenantId: msg.tenantId,
+            ticketId: ticket.id,
+            contactId,
+            connectionId: msg.connectionId,
+            providerId: msg.providerMessageId,
+            fromMe: false,
+            body: msg.body ?? null,
+            mediaType: media ? mediaTypeOf(media.mimeType) : msg.location ? "location" : msg.contactCard ? "contact" : null,
+            media: media ?? null,
+            status: "received" as const,
+            providerTs: msg.timestamp,
+            quotedMsgId: msg.replyToProviderId ? await this.idOfProvider(msg.tenantId, msg.connectionId, msg.replyToProviderId) : null,
+          };
           try {
-            const row = await model.create({
-              tenantId: msg.tenantId,
-              ticketId: ticket.id,
-              contactId,
-              connectionId: msg.connectionId,
-              providerId: msg.providerMessageId,
-              fromMe: false,
-              body: msg.body ?? null,
-              mediaType: media ? mediaTypeOf(media.mimeType) : msg.location ? "location" : msg.contactCard ? "contact" : null,
-              media: media ?? null,
-              status: "received",
-              providerTs: msg.timestamp,
-              quotedMsgId: msg.replyToProviderId ? await this.idOfProvider(msg.tenantId, msg.connectionId, msg.replyToProviderId) : null,
-            });
-            return { duplicate: false, message: view(row) };
+            const id = await insertInbound(row, now);
+            return { duplicate: false, message: view({ ...row, id, reactions: [], isEdited: false, isDeleted: false, isForwarded: false, read: false, createdAt: now } as unknown as MessageRow) };
           } catch (err) {
             if (err instanceof UniqueConstraintError) {
               const existing = await model.findOne({ where: { tenantId: msg.tenantId, connectionId: msg.connectionId, providerId: msg.providerMessageId } });
@@ -334,8 +370,17 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
       },
       findByProvider: {
         visibility: "public",
-        params: { tenantId: "number", connectionId: "number", providerId: "string" },
-        async handler(ctx: Ctx<{ tenantId: number; connectionId: number; providerId: string }>) {
+        // `slim`: the id and ticket only (the replay check of an inbound message).
+        params: { tenantId: "number", connectionId: "number", providerId: "string", slim: { type: "boolean", optional: true } },
+        async handler(ctx: Ctx<{ tenantId: number; connectionId: number; providerId: string; slim?: boolean }>) {
+          if (ctx.params.slim) {
+            const { rows } = await hotQuery<{ id: number | string; ticketId: number }>(deps.sequelize, "select", "SELECT id, ticketId FROM messages WHERE tenantId = ? AND connectionId = ? AND providerId = ? LIMIT 1", [
+              ctx.params.tenantId,
+              ctx.params.connectionId,
+              ctx.params.providerId,
+            ]);
+            return rows[0] ? { id: Number(rows[0].id), ticketId: Number(rows[0].ticketId) } : null;
+          }
           const m = await model.findOne({ where: { tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId, providerId: ctx.params.providerId } });
           return m ? (m.get({ plain: true }) as MessageRow) : null;
         },
@@ -351,6 +396,34 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           // Statuses only move forward; a late "delivered" never overwrites "read".
           if (next === "failed" ? cur === "read" || cur === "delivered" : (STATUS_RANK[next] ?? -1) <= (STATUS_RANK[cur] ?? -1)) return view(m);
           await m.update({ status: next as MessageRow["status"], failReason: next === "failed" ? (ctx.params.reason ?? "failed").slice(0, 255) : null });
+          const ticket = (await ctx.call("tickets.getInternal", { tenantId: ctx.params.tenantId, id: m.get("ticketId") })) as TicketRow | null;
+          if (ticket) await emit(ctx, ticket, "update", view(m));
+          return view(m);
+        },
+      },
+      /** The outcome of a message that waited in the outbox (outbox service): recorded and shown. */
+      settle: {
+        visibility: "public",
+        params: {
+          tenantId: { type: "number", integer: true, positive: true },
+          id: { type: "number", integer: true, positive: true },
+          status: { type: "enum", values: ["sent", "failed"] },
+          providerId: { type: "string", optional: true, max: 191 },
+          failReason: { type: "string", optional: true, max: 255 },
+        },
+        async handler(ctx: Ctx<{ tenantId: number; id: number; status: "sent" | "failed"; providerId?: string; failReason?: string }>) {
+          const m = await model.findOne({ where: { id: ctx.params.id, tenantId: ctx.params.tenantId } });
+          if (!m) return null;
+          const patch: Partial<MessageRow> =
+            ctx.params.status === "sent" ? { providerId: ctx.params.providerId ?? null } : { failReason: (ctx.params.failReason ?? "send failed").slice(0, 255) };
+          // An ack may have moved it on already (delivered, read): the status only moves forward.
+          if (m.get("status") === "pending") patch.status = ctx.params.status;
+          try {
+            await m.update(patch);
+          } catch (err) {
+            if (!(err instanceof UniqueConstraintError)) throw err;
+            await m.update({ status: patch.status ?? (m.get("status") as MessageRow["status"]) });
+          }
           const ticket = (await ctx.call("tickets.getInternal", { tenantId: ctx.params.tenantId, id: m.get("ticketId") })) as TicketRow | null;
           if (ticket) await emit(ctx, ticket, "update", view(m));
           return view(m);
@@ -390,6 +463,37 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
         }
         return { msg, ticket };
       },
+      /**
+       * Hands an outgoing message to its channel plugin; answers what to record, or null when
+       * it waits in the outbox (pending): its plugin is away (not running, its node lost
+       * mid-call), or earlier messages of the connection wait there still, which it must not
+       * overtake. The outbox service sends it when the plugin is back (see settle).
+       */
+      async handOver(this: any, ctx: Ctx, ticket: TicketRow, messageId: number, o: { body: string; media?: StoredFile & { url?: string }; quoted?: MessageRow | null }): Promise<Partial<MessageRow> | null> {
+        const message: OutboundMessage = o.media
+          ? { kind: "media", body: o.body || undefined, media: { path: o.media.path, url: o.media.url, mimeType: o.media.mimeType, fileName: o.media.fileName, size: o.media.size }, replyToProviderId: o.quoted?.providerId ?? undefined }
+          : { kind: "text", body: o.body, replyToProviderId: o.quoted?.providerId ?? undefined };
+        let away: unknown = null;
+        try {
+          if (ticket.connectionId && (await ctx.call("outbox.waits", { connectionId: ticket.connectionId }))) away = "ERR_OUTBOX_WAITING";
+          else {
+            const { service, connection } = await channelService(ctx, ticket.connectionId);
+            const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+            const res = (await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message, messageId })) as SendResult;
+            return { status: "sent", providerId: res.providerMessageId };
+          }
+        } catch (err) {
+          if (!isPluginAway(err)) throw err;
+          away = err;
+        }
+        const connection = (await ctx.call("connections.getInternal", { id: ticket.connectionId })) as { id: number; type: string } | null;
+        if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
+        const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+        const reason = reasonOf(away);
+        await ctx.call("outbox.enqueue", { tenantId: ticket.tenantId, connectionId: connection.id, ticketId: ticket.id, messageId, payload: { to: { externalId: to }, message }, reason });
+        this.logger.info(`message ${messageId} waits for its channel (${reason})`);
+        return null;
+      },
       /** Records an outgoing message, hands it to the channel, and records the outcome either way. */
       async sendOne(
         this: any,
@@ -415,26 +519,22 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           providerTs: now,
         });
         await emit(ctx, ticket, "create", view(row));
-        let patch: Partial<MessageRow>;
+        let patch: Partial<MessageRow> | null;
         try {
-          const { service, connection } = await channelService(ctx, ticket.connectionId);
-          const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
-          const message: OutboundMessage = o.media
-            ? { kind: "media", body: o.body || undefined, media: { path: o.media.path, url: o.media.url, mimeType: o.media.mimeType, fileName: o.media.fileName, size: o.media.size }, replyToProviderId: o.quoted?.providerId ?? undefined }
-            : { kind: "text", body: o.body, replyToProviderId: o.quoted?.providerId ?? undefined };
-          const res = (await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message, messageId: Number(row.get("id")) })) as SendResult;
-          patch = { status: "sent", providerId: res.providerMessageId };
+          patch = await this.handOver(ctx, ticket, Number(row.get("id")), o);
         } catch (err) {
           const reason = (err as { type?: string; message?: string }).type ?? (err as Error).message ?? "send failed";
           this.logger.warn(`message ${row.get("id")} not sent: ${reason}`);
           patch = { status: "failed", failReason: String(reason).slice(0, 255) };
         }
-        try {
-          await row.update(patch);
-        } catch (err) {
-          // The provider id is already known (an ack raced the answer): keep the status.
-          if (!(err instanceof UniqueConstraintError)) throw err;
-          await row.update({ status: patch.status });
+        if (patch) {
+          try {
+            await row.update(patch);
+          } catch (err) {
+            // The provider id is already known (an ack raced the answer): keep the status.
+            if (!(err instanceof UniqueConstraintError)) throw err;
+            await row.update({ status: patch.status });
+          }
         }
         await ctx.call("tickets.touch", { tenantId: ticket.tenantId, ticketId: ticket.id, body: o.body || o.media?.fileName || "", timestamp: now, incoming: false });
         const v = view(row);

@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import * as fs from "node:fs";
+import { randomBytes } from "node:crypto";
 import { UniqueConstraintError } from "sequelize";
 import type { ServiceSchema } from "moleculer";
 import {
@@ -10,14 +11,17 @@ import {
   PLUGIN_PROFILES,
   PluginProfile,
   PluginsChangedEvent,
+  TenantPluginView,
   channelTypeOf,
   emit,
 } from "@openatende/plugin-sdk";
 import { AppError } from "../errors/app-error";
+import type { ErrorCode } from "../errors/codes";
 import type { CoreDeps } from "../deps";
 import { AuthUser, Ctx, isAdmin } from "../types";
 import { Tier, tierAtLeast } from "../licence/tiers";
 import { loadPlugins } from "../plugins/loader";
+import { pluginContextOf } from "../plugins/external";
 import { LoadedPlugin, PluginRegistry } from "../plugins/registry";
 import { defineTenantPlugin } from "../plugins/model";
 
@@ -29,6 +33,27 @@ export interface PluginsServiceOptions {
 }
 
 const pluginId = { type: "string", min: 1, max: 64, trim: true } as const;
+const tenantIdParam = { type: "number", integer: true, positive: true, convert: true } as const;
+const majorParam = { type: "number", integer: true, min: 0, optional: true, nullable: true } as const;
+
+/** How long a tenant's plugin settings stay in a process's memory (a safety net: changes drop them at once). */
+const STATE_TTL_MS = 5_000;
+
+/** A tenant's settings for one plugin: the admin's switch and the super's decision (null: none). */
+interface TenantPluginState {
+  enabled: boolean;
+  allowed: boolean | null;
+}
+
+/** The error each "no" of plugins.availability is thrown as. */
+export const AVAILABILITY_ERRORS: Record<NonNullable<IsEnabledResult["reason"]>, ErrorCode> = {
+  unknown: "ERR_PLUGIN_NOT_FOUND",
+  refused: "ERR_PLUGIN_UNAVAILABLE",
+  version: "ERR_PLUGIN_VERSION_UNAVAILABLE",
+  not_allowed: "ERR_PLUGIN_NOT_ALLOWED",
+  disabled: "ERR_PLUGIN_DISABLED",
+  tier: "ERR_LICENSE_TIER_REQUIRED",
+};
 
 /** The profile a user sees plugins as: platform-level and support users count as admin. */
 function profileOf(u: AuthUser): PluginProfile {
@@ -64,14 +89,44 @@ function enabledView(p: LoadedPlugin): EnabledPlugin {
  * The plugin host. At start it discovers the plugin folders (the repo's plugins/ and
  * `opts.pluginDirs`), validates each manifest and core API range, loads the entry and starts
  * the plugin's service; a broken or incompatible plugin is refused with one log line and the
- * rest go on. It also owns the tenants' plugin switches (tenant_plugins) and answers the
- * shell which plugins to load (GET /plugins/enabled: loaded, switched on, allowed for the
- * user's profile and at or below the tenant's tier).
+ * rest go on. It also owns the tenants' plugin settings (tenant_plugins) and answers the
+ * shell which plugins to load (GET /plugins/enabled: loaded, allowed for the tenant, switched
+ * on, allowed for the user's profile and at or below the tenant's tier).
+ *
+ * Per tenant, a plugin is usable when three say yes, checked in this order:
+ * - the platform level allows it for the tenant (PUT /plugins/:id/tenants/:tenantId, super
+ *   only: the product has no reseller level apart from super). With no decision recorded the
+ *   default policy applies: plugins shipped in the platform's own plugins/ folder with tier
+ *   FREE are allowed for every tenant; anything else (a paid tier, or a plugin installed from
+ *   elsewhere) only where the super allows it;
+ * - the tenant admin's switch is on (PUT /plugins/:id/enabled; on when never set);
+ * - the tenant's licence tier covers the plugin's tier.
+ * When the answer changes, the tenant's connections of the plugin are stopped (status
+ * "inactive" with the reason's error code) or resumed (connections.reconcilePlugins).
+ *
+ * Several majors of a plugin may run side by side ("v1.<id>", "v2.<id>"): new connections
+ * use the newest; a connection keeps the major it was made with.
  */
 export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions = {}): ServiceSchema {
   const model = defineTenantPlugin(deps.sequelize);
-  const dirs = [path.join(deps.config.rootDir, "plugins"), ...(opts.pluginDirs ?? [])];
+  const bundledDir = path.join(deps.config.rootDir, "plugins");
+  const dirs = [bundledDir, ...(opts.pluginDirs ?? [])];
   let registry = new PluginRegistry();
+  /** Tenant → its plugin settings, read at `at`. */
+  const stateCache = new Map<number, { at: number; rows: Map<string, TenantPluginState> }>();
+  /** Bumped by every write and drop: a read that overlapped one is not cached. */
+  let stateGen = 0;
+  const dropState = (tenantId?: number) => {
+    stateGen++;
+    if (tenantId) stateCache.delete(tenantId);
+    else stateCache.clear();
+  };
+
+  const isBundled = (p: LoadedPlugin) => p.folder.startsWith(bundledDir + path.sep);
+  /** The default policy when the super decided nothing for a tenant: bundled FREE-tier plugins are allowed. */
+  const allowedByDefault = (p: LoadedPlugin) => isBundled(p) && p.manifest.tier === "FREE";
+  const isAllowed = (p: LoadedPlugin, st: TenantPluginState | undefined) => st?.allowed ?? allowedByDefault(p);
+  const versionsOf = (id: string) => registry.versionsOf(id).map((v) => v.version);
 
   /**
    * The caller's tenant. This service reads its one model directly rather than through
@@ -93,45 +148,81 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
     }
   }
 
-  /** The tenant's switches, by plugin id (absent: enabled). */
-  async function switchesOf(tenantId: number): Promise<Map<string, boolean>> {
-    const rows = await model.findAll({ where: { tenantId }, attributes: ["pluginId", "enabled"] });
-    return new Map(rows.map((r) => [r.get("pluginId") as string, !!r.get("enabled")]));
+  /**
+   * The tenant's plugin settings by plugin id (absent: switched on, no decision). Asked on
+   * every message a channel carries, so kept a few seconds; every write drops it, here and
+   * (through `plugins.changed`) on the other nodes.
+   */
+  async function stateOf(tenantId: number): Promise<Map<string, TenantPluginState>> {
+    const hit = stateCache.get(tenantId);
+    if (hit && Date.now() - hit.at < STATE_TTL_MS) return hit.rows;
+    const at = Date.now();
+    const gen = stateGen;
+    const rows = await model.findAll({ where: { tenantId }, attributes: ["pluginId", "enabled", "allowed"] });
+    const map = new Map(rows.map((r): [string, TenantPluginState] => [r.get("pluginId") as string, { enabled: !!r.get("enabled"), allowed: r.get("allowed") === null || r.get("allowed") === undefined ? null : !!r.get("allowed") }]));
+    if (gen === stateGen) stateCache.set(tenantId, { at, rows: map });
+    return map;
   }
 
-  async function isSwitchedOn(tenantId: number, id: string): Promise<boolean> {
-    const row = await model.findOne({ where: { tenantId, pluginId: id }, attributes: ["enabled"] });
-    return row ? !!row.get("enabled") : true;
-  }
-
-  async function setSwitch(tenantId: number, id: string, enabled: boolean, userId: number | null): Promise<void> {
-    const update = () => model.update({ enabled, updatedBy: userId }, { where: { tenantId, pluginId: id } });
-    const [n] = await update();
-    if (n > 0) return;
+  /** Writes one field set of a tenant's row for a plugin, creating the row when there is none. */
+  async function writeState(tenantId: number, id: string, patch: { enabled: boolean; updatedBy: number | null } | { allowed: boolean | null; allowedBy: number | null }): Promise<void> {
+    dropState(tenantId);
+    const update = () => model.update(patch, { where: { tenantId, pluginId: id } });
     try {
-      await model.create({ tenantId, pluginId: id, enabled, updatedBy: userId });
-    } catch (err) {
-      // Two admins switched it at once: the other's row exists now.
-      if (!(err instanceof UniqueConstraintError)) throw err;
-      await update();
+      const [n] = await update();
+      if (n > 0) return;
+      // MariaDB counts changed rows only: a write of the same value finds the row here.
+      if (await model.findOne({ where: { tenantId, pluginId: id }, attributes: ["id"] })) return;
+      try {
+        await model.create({ tenantId, pluginId: id, ...patch });
+      } catch (err) {
+        // Two admins switched it at once: the other's row exists now.
+        if (!(err instanceof UniqueConstraintError)) throw err;
+        await update();
+      }
+    } finally {
+      dropState(tenantId);
     }
   }
 
-  async function availability(ctx: Ctx, tenantId: number, id: string, assert: boolean): Promise<IsEnabledResult> {
-    const p = registry.get(id);
+  async function availability(ctx: Ctx, tenantId: number, id: string, assert: boolean, major?: number | null): Promise<IsEnabledResult> {
+    const p = registry.get(id, major);
     let res: IsEnabledResult;
     let tier: Tier | undefined;
-    if (!p) res = { enabled: false, reason: registry.refused(id) ? "refused" : "unknown" };
-    else if (!(await isSwitchedOn(tenantId, id))) res = { enabled: false, reason: "disabled" };
-    else if (!tierAtLeast((tier = await tenantTier(ctx, tenantId)), p.manifest.tier)) res = { enabled: false, reason: "tier" };
-    else res = { enabled: true };
+    if (!p) res = { enabled: false, reason: registry.get(id) ? "version" : registry.refused(id) ? "refused" : "unknown" };
+    else {
+      const st = (await stateOf(tenantId)).get(id);
+      if (!isAllowed(p, st)) res = { enabled: false, reason: "not_allowed" };
+      else if (st && !st.enabled) res = { enabled: false, reason: "disabled" };
+      else if (!tierAtLeast((tier = await tenantTier(ctx, tenantId)), p.manifest.tier)) res = { enabled: false, reason: "tier" };
+      else res = { enabled: true };
+    }
     if (assert && !res.enabled) {
-      if (res.reason === "unknown") throw new AppError("ERR_PLUGIN_NOT_FOUND", { id });
-      if (res.reason === "refused") throw new AppError("ERR_PLUGIN_UNAVAILABLE", { id });
-      if (res.reason === "disabled") throw new AppError("ERR_PLUGIN_DISABLED", { id });
-      throw new AppError("ERR_LICENSE_TIER_REQUIRED", { id, requiredTier: p!.manifest.tier, currentTier: tier });
+      const code = AVAILABILITY_ERRORS[res.reason!];
+      if (res.reason === "tier") throw new AppError(code, { id, requiredTier: p!.manifest.tier, currentTier: tier });
+      throw new AppError(code, res.reason === "version" ? { id, major } : { id });
     }
     return res;
+  }
+
+  /**
+   * Stops or resumes the tenant's connections of a plugin (all plugins without `id`) after
+   * its availability changed. The connections service may live on another node, or not be
+   * running on this one: a failure is logged, and traffic is refused regardless (every send
+   * and every inbound message asks plugins.availability).
+   */
+  async function reconcile(svc: any, ctx: Ctx, tenantId: number, id?: string): Promise<void> {
+    try {
+      await ctx.call("connections.reconcilePlugins", id ? { tenantId, pluginId: id } : { tenantId });
+    } catch (err) {
+      svc.logger.warn(`tenant ${tenantId}: connections of plugin ${id ?? "*"} not reconciled: ${(err as Error).message}`);
+    }
+  }
+
+  /** The super's routes: the tenant must exist (404 otherwise). */
+  async function assertTenant(ctx: Ctx, tenantId: number): Promise<void> {
+    const t = (await ctx.call("tenants.getInternal", { id: tenantId })) as { status: string } | null;
+    if (!t || t.status === "deleted") throw new AppError("ERR_TENANT_NOT_FOUND", { id: tenantId });
   }
 
   return {
@@ -142,11 +233,31 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
       registry = await loadPlugins(this.broker, {
         dirs,
         startTimeoutMs: opts.startTimeoutMs,
-        onLoaded: (p) => this.logger.info(`Plugin loaded: ${p.id} ${p.version} as ${p.service} (${p.folder})`),
+        external: deps.config.pluginsExternal,
+        context: pluginContextOf(deps.config, { external: false }),
+        onLoaded: (p) => this.logger.info(`Plugin ${p.external ? "listed (it runs in a plugin node of its own)" : "loaded"}: ${p.id} ${p.version} as ${p.service} (${p.folder})`),
         onRefused: (p) => this.logger.warn(`Plugin refused: ${p.id} (${p.folder}): ${p.reason}`),
       });
       const refused = registry.records().filter((r) => r.status === "refused").length;
       this.logger.info(`Plugins: ${registry.loaded().length} loaded, ${refused} refused`);
+    },
+
+    events: {
+      // A group of its own per instance: every node drops its copy of the tenant's settings.
+      "plugins.changed": {
+        group: `plugins-state-${randomBytes(6).toString("hex")}`,
+        handler(ctx: Ctx<PluginsChangedEvent>) {
+          dropState(ctx.params?.tenantId);
+        },
+      },
+      // A new licence may lower or raise the tenant's tier: its connections follow. Deferred a
+      // turn so the licence service has dropped its cached tier first.
+      async "licence.changed"(this: any, ctx: Ctx<{ tenantId?: number }>) {
+        const tenantId = ctx.params?.tenantId;
+        if (!tenantId) return;
+        await new Promise((r) => setImmediate(r));
+        await reconcile(this, ctx, tenantId);
+      },
     },
 
     actions: {
@@ -156,16 +267,18 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         params: {},
         async handler(this: any, ctx: Ctx): Promise<InstalledPlugin[]> {
           const tenantId: number = tenantOf(ctx);
-          const [tier, switches] = await Promise.all([tenantTier(ctx, tenantId), switchesOf(tenantId)]);
-          return registry.loaded().map((p) => ({
+          const [tier, state] = await Promise.all([tenantTier(ctx, tenantId), stateOf(tenantId)]);
+          return registry.latest().map((p) => ({
             id: p.id,
             kind: p.manifest.kind,
             version: p.version,
             tier: p.manifest.tier,
             displayName: p.manifest.displayName,
             profiles: [...(p.manifest.profiles ?? PLUGIN_PROFILES)],
-            enabled: switches.get(p.id) ?? true,
+            enabled: state.get(p.id)?.enabled ?? true,
             tierAllowed: tierAtLeast(tier, p.manifest.tier),
+            allowed: isAllowed(p, state.get(p.id)),
+            versions: versionsOf(p.id),
           }));
         },
       },
@@ -189,10 +302,11 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         async handler(this: any, ctx: Ctx): Promise<EnabledPlugin[]> {
           const tenantId: number = tenantOf(ctx);
           const profile = profileOf(ctx.meta.user!);
-          const [tier, switches] = await Promise.all([tenantTier(ctx, tenantId), switchesOf(tenantId)]);
+          const [tier, state] = await Promise.all([tenantTier(ctx, tenantId), stateOf(tenantId)]);
+          // The newest major of each plugin: its UI remote is the one served, and new connections use it.
           return registry
-            .loaded()
-            .filter((p) => (switches.get(p.id) ?? true) && (p.manifest.profiles ?? PLUGIN_PROFILES).includes(profile) && tierAtLeast(tier, p.manifest.tier))
+            .latest()
+            .filter((p) => isAllowed(p, state.get(p.id)) && (state.get(p.id)?.enabled ?? true) && (p.manifest.profiles ?? PLUGIN_PROFILES).includes(profile) && tierAtLeast(tier, p.manifest.tier))
             .map(enabledView);
         },
       },
@@ -208,10 +322,68 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
           const tenantId: number = tenantOf(ctx);
           const p = registry.get(ctx.params.id);
           if (!p) throw new AppError("ERR_PLUGIN_NOT_FOUND", { id: ctx.params.id });
-          await setSwitch(tenantId, p.id, ctx.params.enabled, ctx.meta.user?.id ?? null);
+          // Switching on is the tenant's call only for what the platform allows it.
+          if (ctx.params.enabled && !isAllowed(p, (await stateOf(tenantId)).get(p.id))) throw new AppError("ERR_PLUGIN_NOT_ALLOWED", { id: p.id });
+          await writeState(tenantId, p.id, { enabled: ctx.params.enabled, updatedBy: ctx.meta.user?.id ?? null });
           const evt: PluginsChangedEvent = { tenantId, id: p.id, enabled: ctx.params.enabled };
           await emit(ctx, "plugins.changed", evt);
+          await reconcile(this, ctx, tenantId, p.id);
           return { id: p.id, enabled: ctx.params.enabled };
+        },
+      },
+
+      // --- the platform level (super) ---------------------------------------------------------
+      tenantPlugins: {
+        rest: "GET /plugins/tenants/:tenantId",
+        access: "super",
+        resource: "tenants",
+        params: { tenantId: tenantIdParam },
+        async handler(this: any, ctx: Ctx<{ tenantId: number }>): Promise<TenantPluginView[]> {
+          const { tenantId } = ctx.params;
+          await assertTenant(ctx, tenantId);
+          const [tier, state] = await Promise.all([tenantTier(ctx, tenantId), stateOf(tenantId)]);
+          return registry.latest().map((p) => {
+            const st = state.get(p.id);
+            const allowed = isAllowed(p, st);
+            const enabled = st?.enabled ?? true;
+            const tierAllowed = tierAtLeast(tier, p.manifest.tier);
+            return {
+              id: p.id,
+              kind: p.manifest.kind,
+              version: p.version,
+              versions: versionsOf(p.id),
+              tier: p.manifest.tier,
+              displayName: p.manifest.displayName,
+              bundled: isBundled(p),
+              decision: st?.allowed ?? null,
+              allowedByDefault: allowedByDefault(p),
+              allowed,
+              enabled,
+              tierAllowed,
+              available: allowed && enabled && tierAllowed,
+            };
+          });
+        },
+      },
+
+      setAllowed: {
+        rest: "PUT /plugins/:id/tenants/:tenantId",
+        access: "super",
+        resource: "tenants",
+        // allowed: true or false decides; null forgets the decision (the default policy applies again).
+        params: { id: pluginId, tenantId: tenantIdParam, allowed: { type: "boolean", nullable: true, convert: true } },
+        async handler(this: any, ctx: Ctx<{ id: string; tenantId: number; allowed: boolean | null }>) {
+          const { tenantId } = ctx.params;
+          const p = registry.get(ctx.params.id);
+          if (!p) throw new AppError("ERR_PLUGIN_NOT_FOUND", { id: ctx.params.id });
+          await assertTenant(ctx, tenantId);
+          await writeState(tenantId, p.id, { allowed: ctx.params.allowed, allowedBy: ctx.meta.user?.id ?? null });
+          const st = (await stateOf(tenantId)).get(p.id);
+          const allowed = isAllowed(p, st);
+          const evt: PluginsChangedEvent = { tenantId, id: p.id, enabled: st?.enabled ?? true, allowed };
+          await emit(ctx, "plugins.changed", evt);
+          await reconcile(this, ctx, tenantId, p.id);
+          return { id: p.id, tenantId, decision: ctx.params.allowed, allowed };
         },
       },
 
@@ -241,31 +413,39 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
        */
       availability: {
         visibility: "public",
-        params: { tenantId: { type: "number", integer: true, positive: true }, id: pluginId, assert: { type: "boolean", optional: true } },
-        handler(ctx: Ctx<{ tenantId: number; id: string; assert?: boolean }>): Promise<IsEnabledResult> {
-          return availability(ctx, ctx.params.tenantId, ctx.params.id, !!ctx.params.assert);
+        params: { tenantId: { type: "number", integer: true, positive: true }, id: pluginId, major: majorParam, assert: { type: "boolean", optional: true } },
+        handler(ctx: Ctx<{ tenantId: number; id: string; major?: number | null; assert?: boolean }>): Promise<IsEnabledResult> {
+          return availability(ctx, ctx.params.tenantId, ctx.params.id, !!ctx.params.assert, ctx.params.major);
         },
       },
 
       /** The same check as a boolean (what the connections service asks before using a channel). */
       isEnabled: {
         visibility: "public",
-        params: { tenantId: { type: "number", integer: true, positive: true }, id: pluginId, assert: { type: "boolean", optional: true } },
-        async handler(ctx: Ctx<{ tenantId: number; id: string; assert?: boolean }>): Promise<boolean> {
-          return (await availability(ctx, ctx.params.tenantId, ctx.params.id, !!ctx.params.assert)).enabled;
+        params: { tenantId: { type: "number", integer: true, positive: true }, id: pluginId, major: majorParam, assert: { type: "boolean", optional: true } },
+        async handler(ctx: Ctx<{ tenantId: number; id: string; major?: number | null; assert?: boolean }>): Promise<boolean> {
+          return (await availability(ctx, ctx.params.tenantId, ctx.params.id, !!ctx.params.assert, ctx.params.major)).enabled;
         },
       },
 
-      /** The channel plugin serving a connection type (or plugin id), with its service name. */
+      /**
+       * The channel plugin serving a connection type (or plugin id), with its service name:
+       * the newest major, or `major` (a connection's pinned one; ERR_PLUGIN_VERSION_UNAVAILABLE
+       * when that major is not loaded). With `tenantId`, only when the tenant may use it now
+       * (the availability errors otherwise).
+       */
       channelFor: {
         visibility: "public",
-        params: { type: { type: "string", min: 1, max: 64 } },
-        handler(this: any, ctx: Ctx<{ type: string }>): ChannelForResult {
-          const p = registry.channel(ctx.params.type);
-          if (!p) {
+        params: { type: { type: "string", min: 1, max: 64 }, tenantId: { type: "number", integer: true, positive: true, optional: true }, major: majorParam },
+        async handler(this: any, ctx: Ctx<{ type: string; tenantId?: number; major?: number | null }>): Promise<ChannelForResult> {
+          const newest = registry.channel(ctx.params.type);
+          if (!newest) {
             if (registry.refused(ctx.params.type)) throw new AppError("ERR_PLUGIN_UNAVAILABLE", { type: ctx.params.type });
             throw new AppError("ERR_PLUGIN_NOT_FOUND", { type: ctx.params.type });
           }
+          const p = registry.channel(ctx.params.type, ctx.params.major);
+          if (!p) throw new AppError("ERR_PLUGIN_VERSION_UNAVAILABLE", { type: ctx.params.type, id: newest.id, major: ctx.params.major });
+          if (ctx.params.tenantId) await availability(ctx, ctx.params.tenantId, p.id, true, p.major);
           if (!this.broker.registry.hasService(p.service)) throw new AppError("ERR_PLUGIN_UNAVAILABLE", { type: ctx.params.type, id: p.id });
           return {
             id: p.id,

@@ -7,6 +7,7 @@
  * Order matters: startHarness, checkDefinition, checkActions, checkConnect, checkStatus,
  * checkSend (per capability), checkUnsupported, checkTest, checkInbound, checkDisconnect.
  */
+import * as os from "node:os";
 import Validator from "fastest-validator";
 import { ServiceBroker } from "moleculer";
 import {
@@ -23,6 +24,7 @@ import {
 import { DefinedPlugin, isDefinedPlugin, pluginServiceName } from "../define-plugin";
 import { callChannel } from "../helpers";
 import { createFakeCore, FakeCore } from "./fake-core";
+import { PluginContext, withPluginContext } from "../plugin-context";
 
 export class ConformanceError extends Error {
   constructor(message: string) {
@@ -55,6 +57,8 @@ export interface ChannelConformanceOptions {
   media?: MediaRef;
   /** How long to wait for what the plugin reports asynchronously (default 5000 ms). */
   timeoutMs?: number;
+  /** The platform context the plugin's service gets (default: a namespace of its own, local Redis, the OS temp folder); a function is called after setup. */
+  context?: Partial<PluginContext> | (() => Partial<PluginContext>);
   /** Runs before the broker starts (start a fake provider server here) and after it stops. */
   setup?(): Promise<void>;
   teardown?(): Promise<void>;
@@ -120,6 +124,17 @@ function expectStatusResult(action: string, res: unknown): StatusResult {
   return res;
 }
 
+function defaultContext(): PluginContext {
+  return {
+    namespace: `conformance-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+    redisUrl: "redis://127.0.0.1:6379",
+    dataDir: os.tmpdir(),
+    publicUrl: "http://localhost",
+    localFiles: true,
+    external: false,
+  };
+}
+
 const sameRef = (a: ConnectionRef, b: ConnectionRef) => a.tenantId === b.tenantId && a.connectionId === b.connectionId;
 
 export async function startHarness(opts: ChannelConformanceOptions): Promise<ConformanceHarness> {
@@ -144,7 +159,7 @@ export async function startHarness(opts: ChannelConformanceOptions): Promise<Con
   };
   try {
     broker.createService(core.schema);
-    broker.createService({ ...opts.plugin.schema });
+    broker.createService(withPluginContext(opts.plugin.schema, { ...defaultContext(), ...((typeof opts.context === "function" ? opts.context() : opts.context) ?? {}) }));
     await broker.start();
   } catch (err) {
     await broker.stop().catch(() => undefined);

@@ -6,10 +6,11 @@ import { Errors } from "moleculer";
 import type { CallingOptions, Context, ServiceBroker } from "moleculer";
 import type Redis from "ioredis";
 import type { Transporter } from "nodemailer";
-import { getConfig } from "@openatende/config";
 import {
   call,
   checkOutbound,
+  readMedia,
+  type PluginContext,
   reportStatus,
   resolveToken,
   type ChannelCapability,
@@ -80,22 +81,22 @@ export class EmailChannel {
   constructor(
     private readonly broker: ServiceBroker,
     private readonly log: Log,
-    private readonly opts: EmailServiceSettings & { pluginId: string; serviceName: string; capabilities: ChannelCapability[] },
+    private readonly opts: EmailServiceSettings & { pluginId: string; serviceName: string; capabilities: ChannelCapability[]; context: PluginContext },
   ) {
     this.callOpts = { caller: opts.serviceName };
   }
 
   store(): EmailStore {
     if (!this.emailStore) {
-      const config = getConfig();
+      const { redisUrl, namespace } = this.opts.context;
       this.emailStore = new EmailStore(() => {
         if (!this.redis) {
           const IORedis = lazy.ioredis();
-          this.redis = new IORedis(config.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 3000 });
+          this.redis = new IORedis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 3000 });
           this.redis.on("error", (err: Error) => this.log.debug(`redis: ${err.message}`));
         }
         return this.redis;
-      }, config.namespace);
+      }, namespace);
     }
     return this.emailStore;
   }
@@ -173,7 +174,8 @@ export class EmailChannel {
     checkOutbound(this.opts.capabilities, p.message);
     const c = this.conns.get(keyOf(p));
     if (!c) throw new Errors.MoleculerClientError("The e-mail connection is not connected", 409, "ERR_EMAIL_NOT_CONNECTED");
-    return lazy.outbound().sendEmail({ transport: c.transport, settings: c.settings, store: this.store(), dataDir: getConfig().dataDir }, p);
+    const ref = { tenantId: p.tenantId, connectionId: p.connectionId };
+    return lazy.outbound().sendEmail({ transport: c.transport, settings: c.settings, store: this.store(), readMedia: (m) => readMedia(this.broker, ref, m, this.opts.context, this.callOpts) }, p);
   }
 
   /** The contract's test: both servers, each answer beside the summary. */

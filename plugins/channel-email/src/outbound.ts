@@ -1,11 +1,10 @@
 /**
  * An agent's message → an SMTP reply in the customer's thread: "Re: <subject>", In-Reply-To
  * the customer's last Message-ID (or the message the agent quoted), References the thread's
- * chain, attachments from the platform's data folder (or a URL). The Message-ID we give the
- * reply is its provider id: a bounce or read receipt about it later becomes an ack.
+ * chain, attachments from the core's files (read through the SDK's readMedia) or a URL. The
+ * Message-ID we give the reply is its provider id: a bounce or read receipt about it later
+ * becomes an ack.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { randomUUID } from "node:crypto";
 import { Errors } from "moleculer";
 import type { Transporter } from "nodemailer";
@@ -20,8 +19,8 @@ export interface OutboundDeps {
   transport: Transporter;
   settings: SmtpSettings;
   store: EmailStore;
-  /** The platform's data folder: outbound media paths are relative to it. */
-  dataDir: string;
+  /** The bytes of a MediaRef (inline, or the core's stored file; null when it has only a URL). */
+  readMedia(media: MediaRef): Promise<Buffer | null>;
 }
 
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
@@ -41,16 +40,18 @@ function subjectOf(threadSubject: string | undefined, body: string | undefined):
   return line.length > 78 ? `${line.slice(0, 75)}...` : line;
 }
 
-/** A media reference → a nodemailer attachment; paths must stay inside the tenant's folder. */
-function attachmentOf(d: OutboundDeps, tenantId: number, media: MediaRef): Mail.Attachment {
+/** A media reference → a nodemailer attachment; a stored file must be the tenant's (readMedia and the core check it). */
+async function attachmentOf(d: OutboundDeps, media: MediaRef): Promise<Mail.Attachment> {
   const base = { filename: media.fileName || "anexo", contentType: media.mimeType };
-  if (media.path) {
-    const root = path.resolve(d.dataDir, "tenants", String(tenantId));
-    const full = path.resolve(d.dataDir, media.path);
-    if (!full.startsWith(root + path.sep) || !fs.existsSync(full)) {
-      throw new Errors.MoleculerClientError("The attachment is not in the tenant's files", 404, "ERR_EMAIL_MEDIA_NOT_FOUND", { path: media.path });
+  if (media.path || media.data) {
+    let content: Buffer | null;
+    try {
+      content = await d.readMedia(media);
+    } catch {
+      content = null;
     }
-    return { ...base, path: full };
+    if (!content) throw new Errors.MoleculerClientError("The attachment is not in the tenant's files", 404, "ERR_EMAIL_MEDIA_NOT_FOUND", { path: media.path });
+    return { ...base, content };
   }
   if (media.url && /^https?:\/\//i.test(media.url)) return { ...base, href: media.url };
   throw new Errors.MoleculerClientError("The attachment has neither a stored path nor an http(s) URL", 400, "ERR_EMAIL_MEDIA_NOT_FOUND");
@@ -69,7 +70,7 @@ export async function sendEmail(d: OutboundDeps, p: SendParams): Promise<SendRes
   if (inReplyTo && !references.includes(inReplyTo)) references.push(inReplyTo);
   const subject = subjectOf(thread?.subject, m.body) || d.settings.fromName;
   const messageId = `<${randomUUID()}@${domainOf(d.settings.fromAddress)}>`;
-  const attachments = m.kind === "media" ? [attachmentOf(d, p.tenantId, m.media)] : [];
+  const attachments = m.kind === "media" ? [await attachmentOf(d, m.media)] : [];
 
   try {
     await d.transport.sendMail({

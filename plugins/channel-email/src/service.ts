@@ -6,12 +6,12 @@
  * and "test SMTP" buttons call the REST actions testImap / testSmtp (probe.ts).
  *
  * State that must survive a restart (UID cursor, Message-IDs handed over, threads) is in
- * Redis (store.ts); the platform's configuration (Redis URL, namespace, data folder) comes
- * from @openatende/config, read when first needed. The behaviour lives in channel.ts; the
+ * Redis (store.ts); where that Redis is, the key namespace and the core's files come from the
+ * platform context the host gives the service (the SDK's pluginContext). The behaviour lives in channel.ts; the
  * actions below only hand their params over.
  */
 import type { Context } from "moleculer";
-import { channelActionParams, definePlugin, pluginServiceName, type ChannelCapability, type ConnectParams, type ConnectionRef, type SendParams, type TestParams } from "@openatende/plugin-sdk";
+import { channelActionParams, definePlugin, pluginContext, pluginServiceName, type ChannelCapability, type ConnectParams, type ConnectionRef, type SendParams, type TestParams } from "@openatende/plugin-sdk";
 import { EmailChannel, EmailServiceSettings, UserCtx } from "./channel";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -33,6 +33,7 @@ export const emailChannelPlugin = definePlugin({
         pluginId: pkg.platform.id,
         serviceName: pluginServiceName(pkg.platform.id, Number(pkg.version.split(".")[0])),
         capabilities: pkg.platform.channel.capabilities,
+        context: pluginContext(this),
       });
     },
 

@@ -1,11 +1,11 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { runChannelConformance } from "@openatende/plugin-sdk";
+import { runChannelConformance, type PluginContext } from "@openatende/plugin-sdk";
 import plugin from "../src/service";
 import { Dovecot, startDovecot } from "./support/dovecot";
 import { startSmtpSink, SmtpSink } from "./support/smtp-sink";
 import { compose } from "./support/mail";
-import { dropRedisNamespace, emailSettings, useTestConfig } from "./support/harness";
+import { dropRedisNamespace, emailSettings, useTestContext } from "./support/harness";
 
 /**
  * The e-mail plugin honours the channel contract (SDK conformance kit, fake core), against a
@@ -17,6 +17,7 @@ let dv: Dovecot;
 let smtp: SmtpSink;
 let files: http.Server;
 let mediaUrl = "";
+let context: PluginContext | null = null;
 let namespace = "";
 /** The same provider message, delivered again, is the same bytes appended again. */
 const raws = new Map<string, Buffer>();
@@ -24,7 +25,8 @@ const raws = new Map<string, Buffer>();
 runChannelConformance({
   plugin,
   async setup() {
-    namespace = useTestConfig().namespace;
+    context = useTestContext();
+    namespace = context.namespace;
     [dv, smtp] = await Promise.all([startDovecot([user]), startSmtpSink()]);
     files = http.createServer((_req, res) => res.writeHead(200, { "content-type": "image/png" }).end(PNG));
     await new Promise<void>((r) => files.listen(0, "127.0.0.1", () => r()));
@@ -37,6 +39,7 @@ runChannelConformance({
     await dropRedisNamespace(namespace);
   },
   settings: () => emailSettings(dv, user, smtp),
+  context: () => context!,
   to: { externalId: "customer@conformance.test" },
   get media() {
     return { url: mediaUrl, mimeType: "image/png", fileName: "conformance.png", size: PNG.length };

@@ -5,7 +5,6 @@
  * the saved connection tested again with its masked passwords.
  */
 import type { Browser, Locator, Page } from "playwright-core";
-import { setConfig } from "@openatende/config";
 import { createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "../../../core/test/helpers";
 import { launchBrowser, newPage, screenshot, sessionLogin } from "./support/browser";
 import { Dovecot, startDovecot } from "./support/dovecot";
@@ -27,7 +26,6 @@ const namespace = `oa-email-${uid()}`;
 beforeAll(async () => {
   [dv, smtp] = await Promise.all([startDovecot([support]), startSmtpSink()]);
   t = await startCore({ env: { NAMESPACE: namespace } });
-  setConfig(t.config);
   f = await createTenant(t, { tier: "PLUS" });
   expect((await t.api.put(`/tenants/${f.tenantId}/terms-acceptance`, { accepted: true }, f.admin)).status).toBe(200);
   expect((await t.api.put(`/users/${f.admin.userId}/lgpd-consent`, { accepted: true }, f.admin)).status).toBe(200);

@@ -3,8 +3,7 @@
  * a real Dovecot holding the support mailbox and a local SMTP server receiving the replies.
  * Everything is checked through the API an agent or admin uses.
  */
-import { setConfig } from "@openatende/config";
-import type { InboundMessage, InboundResult } from "@openatende/plugin-sdk";
+import { withPluginContext, type InboundMessage, type InboundResult } from "@openatende/plugin-sdk";
 import { startCore, createTenant, TestCore, TenantFixture, Auth } from "../../../core/test/helpers";
 import plugin from "../src/service";
 import { Dovecot, DovecotUser, freePort, startDovecot } from "./support/dovecot";
@@ -60,8 +59,6 @@ const handedOver = (providerId: string) => waitFor(`${providerId} at channels.in
 beforeAll(async () => {
   [dv, smtp] = await Promise.all([startDovecot([support]), startSmtpSink()]);
   t = await startCore({ env: { NAMESPACE: namespace } });
-  // The plugin reads the platform's configuration (Redis, namespace, data folder) from @openatende/config.
-  setConfig(t.config);
   const call = t.core.broker.call.bind(t.core.broker);
   // A pass-through spy: the promise Moleculer answers is handed back as is (it carries the
   // call's context, whose meta the gateway reads).
@@ -247,7 +244,8 @@ describe("restart of the plugin", () => {
 
     const b = t.core.broker;
     await b.destroyService(b.getLocalService({ name: "channel-email", version: 1 })!);
-    b.createService({ ...plugin.schema });
+    // Started again the way the plugin host starts it: with the platform context.
+    b.createService(withPluginContext(plugin.schema, { namespace: t.config.namespace, redisUrl: t.config.redisUrl, dataDir: t.config.dataDir, publicUrl: t.config.publicUrl, localFiles: true, external: false }));
     await b.waitForServices(["v1.channel-email"]);
     expect((await t.api.post(`/connections/${conn.id}/connect`, {}, a.admin)).body.status).toBe("connected");
 

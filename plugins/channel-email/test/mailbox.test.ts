@@ -9,7 +9,7 @@ import { callChannel, type ConnectionRef, type InboundMessage } from "@openatend
 import { Dovecot, DovecotUser, resetUidValidity, startDovecot } from "./support/dovecot";
 import { startSmtpSink, SmtpSink } from "./support/smtp-sink";
 import { compose, messageId, uid, waitFor } from "./support/mail";
-import { dropRedisNamespace, emailSettings, Harness, SERVICE, startHarness, useTestConfig } from "./support/harness";
+import { dropRedisNamespace, emailSettings, Harness, SERVICE, startHarness, useTestContext } from "./support/harness";
 
 jest.setTimeout(60_000);
 
@@ -23,7 +23,7 @@ let smtp: SmtpSink;
 let namespace = "";
 
 beforeAll(async () => {
-  ({ namespace } = useTestConfig());
+  ({ namespace } = useTestContext());
   [dv, smtp] = await Promise.all([startDovecot([alice, bob, carol, dave]), startSmtpSink()]);
 });
 afterAll(async () => {

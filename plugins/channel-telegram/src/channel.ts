@@ -12,7 +12,9 @@ import type { Telegram } from "telegraf";
 import type { Update } from "telegraf/types";
 import {
   inbound,
+  readMedia,
   reportStatus,
+  type PluginContext,
   type Caller,
   type ConnectParams,
   type ConnectionRef,
@@ -30,6 +32,7 @@ import { Poller } from "./poller";
 import { RecentIds } from "./recent-ids";
 import { SendQueue } from "./send-queue";
 import { sendOutbound } from "./outbound";
+import type { SentLog } from "./sent-log";
 
 const RETRY_MS = [2000, 5000, 15_000, 30_000, 60_000];
 
@@ -57,6 +60,10 @@ export interface ChannelOptions {
   logger: { info(...a: unknown[]): void; warn(...a: unknown[]): void };
   /** Long-poll wait of getUpdates, seconds. */
   pollTimeoutSec: number;
+  /** The platform context (SDK): where the core's files are. Null: those of `connect`'s dataDir, read in place. */
+  context: PluginContext | null;
+  /** What was sent, by message id: a send the core repeats is answered, not sent again. */
+  sentLog: SentLog;
 }
 
 /** The failure the core records on a message: Telegram's own words, never the token. */
@@ -139,8 +146,10 @@ export class TelegramChannel {
     if (!conn || conn.ref.tenantId !== ref.tenantId || conn.closed) {
       throw new Errors.MoleculerClientError("The Telegram connection is not connected", 409, "ERR_SESSION_NOT_INITIALIZED", { connectionId: ref.connectionId });
     }
+    const files = this.opts.context ?? { dataDir: conn.dataDir ?? "", localFiles: !!conn.dataDir };
+    const target = { telegram: conn.telegram, queue: conn.queue, tenantId: ref.tenantId, readMedia: (m: MediaRef) => readMedia(this.opts.core, ref, m, files) };
     try {
-      return await sendOutbound({ telegram: conn.telegram, queue: conn.queue, tenantId: ref.tenantId, dataDir: conn.dataDir }, chatId, message);
+      return await this.opts.sentLog.once({ connectionToken: conn.connectionToken, messageId, what: [chatId, message] }, () => sendOutbound(target, chatId, message));
     } catch (err) {
       const failure = sendFailure(err);
       this.opts.logger.warn(`connection ${ref.connectionId}: message ${messageId ?? "?"} to ${chatId} not sent: ${failure.message}`);
@@ -165,6 +174,7 @@ export class TelegramChannel {
     const all = [...this.conns.values()];
     this.conns.clear();
     await Promise.all(all.map((c) => this.teardown(c, false)));
+    await this.opts.sentLog.close();
   }
 
   // --- updates ----------------------------------------------------------------------------------

@@ -1,12 +1,12 @@
 /**
  * Files both ways. Inbound: getFile, then the file's download URL (never shown to anyone:
- * it carries the bot token), handed to the core inline (`media.data`), which stores it under
- * the tenant's folder. Outbound: the core's stored file (a path under its data folder), an
- * inline file or a public URL, turned into what sendPhoto/sendDocument/… take, and the
- * method chosen by the file's type.
+ * it carries the bot token), handed to the core inline (`media.data`; the SDK's `inbound`
+ * streams a large one into the core's storage first), stored under the tenant's folder.
+ * Outbound: the core's stored file (read through the SDK's readMedia, so the plugin needs no
+ * share of the core's disk), an inline file or a public URL, turned into what
+ * sendPhoto/sendDocument/… take, and the method chosen by the file's type.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import type { Telegram } from "telegraf";
 import type { MediaRef } from "@openatende/plugin-sdk";
 import { classify } from "./bot-api";
@@ -88,26 +88,23 @@ export class MediaError extends Error {
 /** A Bot API file argument: a public URL Telegram fetches itself, or the bytes to upload. */
 export type FileArg = string | { source: Buffer; filename: string };
 
+/** The bytes of an outbound MediaRef (the SDK's readMedia): null for one that only has a URL. */
+export type MediaReader = (media: MediaRef) => Promise<Buffer | null>;
+
 /**
- * Reads an outbound file. A stored file must lie in the tenant's own folder of the data
- * folder (as the core's own file routes require): no other tenant's file, no "..".
+ * An outbound file as the Bot API takes it: the bytes of inline data or of the core's stored
+ * file (read in place or streamed from the core, whichever the plugin context allows; the
+ * core keeps a tenant to its own folder), or a public URL Telegram fetches itself.
  */
-export async function fileArgOf(media: MediaRef, tenantId: number, dataDir: string | undefined): Promise<FileArg> {
+export async function fileArgOf(media: MediaRef, read: MediaReader): Promise<FileArg> {
   const filename = media.fileName || "file";
-  if (media.data) return { source: Buffer.from(media.data, "base64"), filename };
-  if (media.path) {
-    if (!dataDir) throw new MediaError("the core did not say where its data folder is (connect again)");
-    const root = path.resolve(dataDir, "tenants", String(tenantId));
-    const full = path.resolve(dataDir, media.path);
-    if (!full.startsWith(root + path.sep)) throw new MediaError("the file is outside the tenant's folder");
-    let data: Buffer;
-    try {
-      data = await fs.promises.readFile(full);
-    } catch {
-      throw new MediaError(`the file ${media.fileName ?? path.basename(full)} could not be read`);
-    }
-    return { source: data, filename };
+  let data: Buffer | null;
+  try {
+    data = await read(media);
+  } catch (err) {
+    throw new MediaError(`the file ${filename} could not be read (${(err as Error).message})`);
   }
+  if (data) return { source: data, filename };
   if (media.url && /^https?:\/\//i.test(media.url)) return media.url;
   throw new MediaError("the media has no file, data or http(s) URL");
 }

@@ -6,7 +6,7 @@
 import type { Telegram } from "telegraf";
 import type { Message } from "telegraf/types";
 import type { OutboundMessage, SendResult } from "@openatende/plugin-sdk";
-import { fileArgOf, sendMethodFor } from "./media";
+import { fileArgOf, sendMethodFor, type MediaReader } from "./media";
 import { parseProviderId, providerId } from "./normalise";
 import type { SendQueue } from "./send-queue";
 
@@ -17,7 +17,8 @@ export interface OutboundTarget {
   telegram: Telegram;
   queue: SendQueue;
   tenantId: number;
-  dataDir?: string;
+  /** Reads a MediaRef's bytes (inline, the core's file). */
+  readMedia: MediaReader;
 }
 
 /** Splits a text into pieces Telegram accepts, at a line break or a space when one is near. */
@@ -71,7 +72,7 @@ export async function sendOutbound(to: OutboundTarget, chatId: string, message: 
       return first!;
     }
     case "media": {
-      const file = await fileArgOf(message.media, to.tenantId, to.dataDir);
+      const file = await fileArgOf(message.media, to.readMedia);
       const body = message.body ?? "";
       const caption = body && body.length <= CAPTION_MAX ? body : undefined;
       const extra = { ...replyTo(chatId, message.replyToProviderId), ...(caption ? { caption } : {}) };

@@ -12,6 +12,7 @@ import type { Context } from "moleculer";
 import type { Update } from "telegraf/types";
 import {
   definePlugin,
+  pluginContext,
   resolveToken,
   checkOutbound,
   channelActionParams,
@@ -26,6 +27,7 @@ import {
 } from "@openatende/plugin-sdk";
 import { SECRET_HEADER, readSettings, redact, sameSecret, webhookSecret } from "./bot-api";
 import { TelegramChannel } from "./channel";
+import { SentLog } from "./sent-log";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const pkg = require("../package.json") as { platform: { channel: { capabilities: ChannelCapability[] } } };
@@ -40,10 +42,13 @@ export const telegramChannelPlugin = definePlugin({
   service: {
     settings: { rest: "/", pollTimeoutSec: 25 },
     created(this: any) {
+      const context = pluginContext(this);
       this.channel = new TelegramChannel({
         core: { call: (action, params, opts) => this.broker.call(action, params, { ...(opts ?? {}), caller: this.fullName }) },
         logger: this.logger,
         pollTimeoutSec: this.settings.pollTimeoutSec,
+        context,
+        sentLog: new SentLog({ redisUrl: context.redisUrl, prefix: `${context.namespace}:channel-telegram`, log: this.logger }),
       });
     },
     async stopped(this: any) {

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { startCore, createTenant, TestCore, TenantFixture, uid } from "../../../core/test/helpers";
+import { withPluginContext } from "@openatende/plugin-sdk";
 import plugin from "../src/service";
 import { FakeBotApi } from "./fake-bot-api";
 import { connectTelegram, messagesOf, sleep, TelegramConnection, ticketsOf, ticketWithMessages, waitFor } from "./helpers";
@@ -253,7 +254,7 @@ describe("Telegram inbound, real core", () => {
       const svc = broker.getLocalService({ name: "channel-telegram", version: 1 })!;
       await broker.destroyService(svc);
       expect(api.pending(c.bot.token)).toEqual([]);
-      broker.createService({ ...plugin.schema });
+      broker.createService(withPluginContext(plugin.schema, { namespace: t.config.namespace, redisUrl: t.config.redisUrl, dataDir: t.config.dataDir, publicUrl: t.config.publicUrl, localFiles: true, external: false }));
       await broker.waitForServices(["v1.channel-telegram"]);
       const restartAt = api.getUpdatesLog(c.bot.token).length;
       expect((await t.api.post(`/connections/${c.id}/connect`, {}, f.admin)).body.status).toBe("connected");

@@ -610,6 +610,18 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "Module unavailable",
     detail: "The module is not running right now. Try again in a moment.",
   },
+  ERR_PLUGIN_NOT_ALLOWED: {
+    title: "Module not available for your company",
+    detail: "This module has not been made available to your company. Contact your reseller.",
+  },
+  ERR_PLUGIN_VERSION_UNAVAILABLE: {
+    title: "Module version unavailable",
+    detail: "The module version this connection uses is not installed. Contact support.",
+  },
+  ERR_CONNECTION_INACTIVE: {
+    title: "Connection inactive",
+    detail: "This connection's channel is disabled for your company: nothing is sent or received through it until it is enabled again.",
+  },
   ERR_MEDIA_TOO_LARGE: {
     title: "File too large",
     detail: "Each file may be at most 10 MB, and the whole upload at most 30 MB.",

@@ -610,6 +610,18 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "Módulo no disponible",
     detail: "El módulo no está en ejecución en este momento. Inténtalo de nuevo en unos instantes.",
   },
+  ERR_PLUGIN_NOT_ALLOWED: {
+    title: "Módulo no habilitado",
+    detail: "Este módulo no fue habilitado para tu empresa. Comunícate con tu revendedor.",
+  },
+  ERR_PLUGIN_VERSION_UNAVAILABLE: {
+    title: "Versión del módulo no disponible",
+    detail: "La versión del módulo que usa esta conexión no está instalada. Contacta a soporte.",
+  },
+  ERR_CONNECTION_INACTIVE: {
+    title: "Conexión inactiva",
+    detail: "El canal de esta conexión está desactivado para tu empresa: no se envía ni se recibe nada por ella hasta que se reactive.",
+  },
   ERR_MEDIA_TOO_LARGE: {
     title: "Archivo demasiado grande",
     detail: "Cada archivo puede tener como máximo 10 MB y el envío completo como máximo 30 MB.",

@@ -610,6 +610,18 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "Módulo indisponível",
     detail: "O módulo não está em execução no momento. Tente novamente em instantes.",
   },
+  ERR_PLUGIN_NOT_ALLOWED: {
+    title: "Módulo não liberado",
+    detail: "Este módulo não foi liberado para a sua empresa. Fale com a sua revenda.",
+  },
+  ERR_PLUGIN_VERSION_UNAVAILABLE: {
+    title: "Versão do módulo indisponível",
+    detail: "A versão do módulo usada por esta conexão não está instalada. Fale com o suporte.",
+  },
+  ERR_CONNECTION_INACTIVE: {
+    title: "Conexão inativa",
+    detail: "O canal desta conexão está desativado para a sua empresa: nada é enviado nem recebido por ela até que seja reativado.",
+  },
   ERR_MEDIA_TOO_LARGE: {
     title: "Arquivo muito grande",
     detail: "Cada arquivo pode ter no máximo 10 MB, e o envio todo no máximo 30 MB.",

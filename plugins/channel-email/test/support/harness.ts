@@ -7,8 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ServiceBroker } from "moleculer";
-import { configWith, setConfig } from "@openatende/config";
-import { createFakeCore, FakeCore } from "@openatende/plugin-sdk";
+import { createFakeCore, FakeCore, withPluginContext, type PluginContext } from "@openatende/plugin-sdk";
 import plugin from "../../src/service";
 import type { EmailChannel, EmailServiceSettings } from "../../src/channel";
 import type { Dovecot, DovecotUser } from "./dovecot";
@@ -34,12 +33,22 @@ export async function dropRedisNamespace(namespace: string, url = "redis://127.0
   }
 }
 
-/** A configuration of the platform for the plugin: its own Redis namespace and data folder. */
-export function useTestConfig(): { namespace: string; dataDir: string } {
-  const namespace = `oa-email-${uid()}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "oa-email-data-"));
-  setConfig(configWith({ NAMESPACE: namespace, DATA_DIR: dataDir, NODE_ENV: "test", JWT_SECRET: "x".repeat(40) }));
-  return { namespace, dataDir };
+let current: PluginContext | null = null;
+
+/**
+ * The platform context the plugin gets in these tests (SDK pluginContext): its own Redis
+ * namespace and data folder. The harness and the conformance kit hand it to the service.
+ */
+export function useTestContext(): PluginContext {
+  current = {
+    namespace: `oa-email-${uid()}`,
+    redisUrl: "redis://127.0.0.1:6379",
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "oa-email-data-")),
+    publicUrl: "http://localhost",
+    localFiles: true,
+    external: false,
+  };
+  return current;
 }
 
 export function emailSettings(dv: Dovecot, user: DovecotUser, smtp: SmtpSink, over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -73,7 +82,8 @@ export async function startHarness(settings: Partial<EmailServiceSettings> = {})
   const broker = new ServiceBroker({ logger: false, nodeID: `email-test-${uid()}` });
   const core = createFakeCore();
   broker.createService(core.schema);
-  const schema = () => ({ ...plugin.schema, settings: { ...(plugin.schema.settings as object), ...settings } });
+  const context = current ?? useTestContext();
+  const schema = () => withPluginContext({ ...plugin.schema, settings: { ...(plugin.schema.settings as object), ...settings } as never }, context);
   broker.createService(schema());
   await broker.start();
   const local = () => broker.getLocalService({ name: "channel-email", version: 1 }) as unknown as { channel: EmailChannel } | undefined;

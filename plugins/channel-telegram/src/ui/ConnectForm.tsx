@@ -40,7 +40,10 @@ export default function TelegramConnectForm({ value, onChange, errors, connectio
     }
   };
 
-  const webhookUrl = connection?.token ? `${window.location.origin}/api/telegram/${connection.token}/webhook` : null;
+  const origin = window.location.origin;
+  const webhookUrl = connection?.token ? `${origin}/api/telegram/${connection.token}/webhook` : null;
+  // Telegram's own servers deliver webhooks to HTTPS addresses only (a Bot API server of one's own may not ask it).
+  const needsHttps = mode === "webhook" && !str("apiRoot") && !origin.startsWith("https://");
 
   return (
     <div data-testid="telegram-connect-form">
@@ -88,13 +91,29 @@ export default function TelegramConnectForm({ value, onChange, errors, connectio
             </Space>
           </Radio.Group>
         </Form.Item>
-        {mode === "webhook" && webhookUrl ? (
-          <Typography.Paragraph type="secondary" data-testid="telegram-webhook-url">
-            {t("webhookAt")} <Typography.Text code>{webhookUrl}</Typography.Text>
-          </Typography.Paragraph>
+        {mode === "webhook" ? (
+          <div style={{ marginBottom: 16 }} data-testid="telegram-webhook-info">
+            {webhookUrl ? (
+              <Typography.Paragraph type="secondary" style={{ marginBottom: needsHttps ? 8 : 0 }} data-testid="telegram-webhook-url">
+                {t("webhookAt")}
+                <br />
+                <Typography.Text code copyable={{ text: webhookUrl, tooltips: [t("copy"), t("copied")] }} style={{ wordBreak: "break-all" }}>
+                  {webhookUrl}
+                </Typography.Text>
+              </Typography.Paragraph>
+            ) : (
+              <Typography.Paragraph type="secondary" style={{ marginBottom: needsHttps ? 8 : 0 }} data-testid="telegram-webhook-after-save">
+                {t("webhookAfterSave")}
+              </Typography.Paragraph>
+            )}
+            {needsHttps ? <Alert type="warning" showIcon title={t("webhookNeedsHttps")} description={t("webhookNeedsHttpsDetail", { origin })} data-testid="telegram-webhook-https" /> : null}
+          </div>
         ) : null}
         <Collapse
           ghost
+          // Header and fields aligned with the fields above.
+          styles={{ header: { paddingInline: 0 }, body: { paddingInline: 0, paddingBlockEnd: 0 } }}
+          data-testid="telegram-advanced"
           defaultActiveKey={str("apiRoot") ? ["advanced"] : []}
           items={[
             {

@@ -65,13 +65,20 @@ export interface ConnectionView {
   settings?: ConnectionSettings;
   qrcode?: string | null;
   statusDetail?: string | null;
+  /** The plugin major the connection is pinned to. */
+  pluginMajor?: number | null;
+  /** Why the platform made it inactive (an error code: its module switched off, not allowed, above the plan…). */
+  inactiveReason?: string | null;
 }
 
-/** `${tenantId}:whatsappSession` (core/src/services/connections.service.ts applyStatus). */
+/** `${tenantId}:whatsappSession` (core/src/services/connections.service.ts pushStatus). */
 interface SessionEvent {
   action?: string;
-  session?: { id: number; status: string; qrcode?: string; detail?: string };
+  session?: { id: number; status: string; qrcode?: string; detail?: string; inactiveReason?: string | null };
 }
+
+/** Reasons the platform stops a connection, with a text each (configuracoes.channels.inactiveReasons). */
+const INACTIVE_REASONS = ["ERR_PLUGIN_DISABLED", "ERR_PLUGIN_NOT_ALLOWED", "ERR_LICENSE_TIER_REQUIRED", "ERR_PLUGIN_VERSION_UNAVAILABLE", "ERR_PLUGIN_NOT_FOUND", "ERR_PLUGIN_UNAVAILABLE"];
 
 /** Words the API accepts to confirm a deletion besides the connection's name. */
 const DELETE_WORDS = ["EXCLUIR", "DELETE", "ELIMINAR", "УДАЛИТЬ"];
@@ -162,7 +169,11 @@ export default observer(function CanaisPage() {
           void load();
           return rs;
         }
-        return rs.map((r) => (r.id === s.id ? { ...r, status: s.status, qrcode: s.status === "qrcode" ? (s.qrcode ?? r.qrcode) : null, statusDetail: s.detail ?? null, updatedAt: new Date().toISOString() } : r));
+        return rs.map((r) =>
+          r.id === s.id
+            ? { ...r, status: s.status, qrcode: s.status === "qrcode" ? (s.qrcode ?? r.qrcode) : null, statusDetail: s.detail ?? null, inactiveReason: s.inactiveReason ?? null, updatedAt: new Date().toISOString() }
+            : r,
+        );
       });
       setQr((cur) => (cur && cur.id === s.id ? (s.status === "qrcode" ? { ...cur, qrcode: s.qrcode ?? cur.qrcode } : null) : cur));
     });
@@ -212,6 +223,7 @@ export default observer(function CanaisPage() {
     const v = t(k);
     return v === k ? s : v;
   };
+  const reasonLabel = (code: string) => t(`configuracoes.channels.inactiveReasons.${INACTIVE_REASONS.includes(code) ? code : "other"}`);
 
   return (
     <Card variant="borderless" data-testid="channels-page">
@@ -280,9 +292,17 @@ export default observer(function CanaisPage() {
             dataIndex: "status",
             width: 190,
             render: (s: string, c) => (
-              <span data-testid={`channel-status-${c.id}`} data-status={s}>
+              <span data-testid={`channel-status-${c.id}`} data-status={s} data-reason={c.inactiveReason ?? undefined}>
                 <Badge status={STATUS_BADGE[s] ?? "default"} text={statusLabel(s)} />
-                {c.statusDetail ? <div className="oa-muted">{c.statusDetail}</div> : null}
+                {c.inactiveReason ? (
+                  <Tooltip title={t("configuracoes.channels.inactiveHint")}>
+                    <div className="oa-muted" data-testid={`channel-inactive-reason-${c.id}`}>
+                      {reasonLabel(c.inactiveReason)}
+                    </div>
+                  </Tooltip>
+                ) : c.statusDetail ? (
+                  <div className="oa-muted">{c.statusDetail}</div>
+                ) : null}
               </span>
             ),
           },
@@ -307,7 +327,8 @@ export default observer(function CanaisPage() {
             align: "right",
             fixed: "right",
             render: (_: unknown, c) => {
-              const p = pluginOf(c.type);
+              // A connection the platform stopped cannot be connected until its module is usable again.
+              const p = c.inactiveReason ? undefined : pluginOf(c.type);
               const working = busy[c.id];
               const main =
                 c.status === "connected" ? (

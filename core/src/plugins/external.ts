@@ -1,0 +1,260 @@
+/**
+ * Plugins in processes of their own. A plugin named in PLUGINS_EXTERNAL is validated and
+ * listed by the core's plugin host but runs in a plugin node (core/src/bin/plugin-node.ts),
+ * a broker node that joins the core's transporter:
+ *
+ * - cluster mode: the deployment's NATS (TRANSPORTER=nats://…);
+ * - embedded mode: Moleculer's TCP transporter on loopback. The core listens (TRANSPORTER_PORT,
+ *   a free port by default) and its plugin nodes are told `tcp://127.0.0.1:<port>/<core node>`;
+ *   `npm start` spawns and supervises them (PluginNodeSupervisor).
+ *
+ * A node killed without a word (kill -9, a crash) is noticed at once over TCP (its socket
+ * closes) but only after Moleculer's heartbeat timeout (30 s) over NATS: watchPluginNodes
+ * pings the nodes that run plugin services and declares one gone after a few missed pongs,
+ * which rejects the calls pending on it and removes its services (what the outbox service
+ * reacts to).
+ */
+import { spawn, ChildProcess } from "node:child_process";
+import * as path from "node:path";
+import { Transporters } from "moleculer";
+import type { BrokerOptions, ServiceBroker } from "moleculer";
+import { childEnv, type AppConfig } from "@openatende/config";
+import type { PluginContext } from "@openatende/plugin-sdk";
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+
+/**
+ * The TCP transporter of an embedded core and its plugin nodes: static peers, no UDP
+ * discovery, and nobody but this machine may connect (Moleculer's TCP server listens on every
+ * interface, and a broker peer may call any action).
+ */
+class LoopbackTcpTransporter extends (Transporters.TCP as unknown as new (opts: object) => any) {
+  startTcpServer(this: any) {
+    return Promise.resolve(super.startTcpServer()).then((port: number) => {
+      this.reader.server.on("connection", (socket: { remoteAddress?: string; destroy(): void }) => {
+        if (!LOOPBACK.has(socket.remoteAddress ?? "")) socket.destroy();
+      });
+      return port;
+    });
+  }
+}
+
+/** `tcp://host:port/nodeID,…` → Moleculer's "host:port/nodeID" list. */
+function tcpPeers(transporter: string): string[] {
+  return transporter
+    .replace(/^tcp:\/\//, "")
+    .split(",")
+    .map((s) => s.trim().replace(/^tcp:\/\//, ""))
+    .filter(Boolean);
+}
+
+/** Whether this node needs a transporter: one is configured, or plugin nodes will join it. */
+export function needsTransporter(config: AppConfig): boolean {
+  return !!config.transporter || config.pluginsExternal.length > 0;
+}
+
+/**
+ * The broker's transporter: NATS for nats://; TCP with UDP discovery for `tcp`; TCP with
+ * static peers for `tcp://…`; and for an embedded core with external plugins (no TRANSPORTER),
+ * a TCP server on loopback its plugin nodes connect to.
+ */
+export function transporterOf(config: AppConfig): BrokerOptions["transporter"] {
+  const t = config.transporter;
+  const port = config.transporterPort || undefined;
+  if (t?.startsWith("nats://")) return { type: "NATS", options: { url: t } };
+  if (t === "tcp") return { type: "TCP", options: { port } };
+  if (t?.startsWith("tcp://")) {
+    const urls = tcpPeers(t);
+    const local = urls.every((u) => /^(127\.0\.0\.1|localhost|\[::1\]):/.test(u));
+    const options = { udpDiscovery: false, urls: urls.join(","), port };
+    return local ? (new LoopbackTcpTransporter(options) as never) : { type: "TCP", options };
+  }
+  if (config.pluginsExternal.length) return new LoopbackTcpTransporter({ udpDiscovery: false, port }) as never;
+  return undefined;
+}
+
+/** The TRANSPORTER a plugin node of this (started) broker is given. */
+export function transporterForPluginNodes(config: AppConfig, broker: ServiceBroker): string {
+  if (config.transporter?.startsWith("nats://")) return config.transporter;
+  const port = (broker.registry as unknown as { nodes: { localNode: { port?: number } } }).nodes.localNode.port;
+  if (!port) throw new Error("the TCP transporter has no port yet (start the broker first)");
+  return `tcp://127.0.0.1:${port}/${broker.nodeID}`;
+}
+
+/**
+ * The platform context a plugin service gets (SDK `pluginContext`): in the core's process the
+ * core's files are at hand; a plugin node reads them through the core (`readMedia`).
+ */
+export function pluginContextOf(config: AppConfig, where: { external: boolean }): PluginContext {
+  return { namespace: config.namespace, redisUrl: config.redisUrl, dataDir: config.dataDir, publicUrl: config.publicUrl, localFiles: !where.external, external: where.external };
+}
+
+/** True for a service made by definePlugin() (its metadata names the plugin). */
+function isPluginService(s: { metadata?: Record<string, unknown> }): boolean {
+  return !!s.metadata && typeof s.metadata.plugin === "object" && s.metadata.plugin !== null;
+}
+
+export interface WatchOptions {
+  intervalMs?: number;
+  timeoutMs?: number;
+  /** Missed pongs in a row that make a node gone. */
+  misses?: number;
+  onGone?(nodeID: string): void;
+}
+
+/**
+ * Pings the remote nodes that run plugin services; a node that misses `misses` pongs in a row
+ * is declared disconnected (its pending calls are rejected, its services removed). A node
+ * declared gone keeps being pinged for a while: one that was only slow (a busy machine) and
+ * answers is asked for its INFO at once, instead of at its next heartbeat.
+ */
+export function watchPluginNodes(broker: ServiceBroker, opts: WatchOptions = {}): { stop(): void } {
+  const intervalMs = opts.intervalMs ?? 1000;
+  const timeoutMs = opts.timeoutMs ?? 2000;
+  const misses = opts.misses ?? 3;
+  const missed = new Map<string, number>();
+  /** Nodes declared gone here, and when: pinged for a minute more. */
+  const gone = new Map<string, number>();
+  const inFlight = new Set<string>();
+  const registry = broker.registry as unknown as {
+    getNodeList(o: { onlyAvailable: boolean; withServices: boolean }): Array<{ id: string; local: boolean; available: boolean; services?: Array<{ metadata?: Record<string, unknown> }> }>;
+    nodes: { disconnected(nodeID: string, unexpected: boolean): void; get(nodeID: string): { available: boolean } | undefined };
+    discoverer: { discoverNode(nodeID: string): unknown };
+  };
+  const ping = (id: string, onPong: () => void, onMiss: () => void) => {
+    if (inFlight.has(id)) return;
+    inFlight.add(id);
+    broker
+      .ping(id, timeoutMs)
+      .then((pong) => (pong ? onPong() : onMiss()))
+      .catch(() => undefined)
+      .finally(() => inFlight.delete(id));
+  };
+  const timer = setInterval(() => {
+    if (!broker.transit?.connected) return;
+    const nodes = registry.getNodeList({ onlyAvailable: true, withServices: true }).filter((n) => !n.local && (n.services ?? []).some(isPluginService));
+    const live = new Set(nodes.map((n) => n.id));
+    for (const id of missed.keys()) if (!live.has(id)) missed.delete(id);
+    for (const n of nodes) {
+      gone.delete(n.id);
+      ping(
+        n.id,
+        () => void missed.delete(n.id),
+        () => {
+          const count = (missed.get(n.id) ?? 0) + 1;
+          missed.set(n.id, count);
+          if (count < misses || !registry.nodes.get(n.id)?.available) return;
+          missed.delete(n.id);
+          gone.set(n.id, Date.now());
+          broker.logger.warn(`Plugin node '${n.id}' missed ${count} pings: taken as gone.`);
+          registry.nodes.disconnected(n.id, true);
+          opts.onGone?.(n.id);
+        },
+      );
+    }
+    for (const [id, since] of gone) {
+      if (Date.now() - since > 60_000) {
+        gone.delete(id);
+        continue;
+      }
+      ping(
+        id,
+        () => {
+          if (!gone.delete(id)) return;
+          broker.logger.info(`Plugin node '${id}' answers again: asking for its services.`);
+          registry.discoverer.discoverNode(id);
+        },
+        () => undefined,
+      );
+    }
+  }, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+export interface SupervisorOptions {
+  config: AppConfig;
+  /** The TRANSPORTER the plugin nodes join (transporterForPluginNodes). */
+  transporter: string;
+  log(msg: string): void;
+  /** Backoff between restarts, ms (default 1 s doubling to 30 s; reset after a minute up). */
+  backoffMs?: { min: number; max: number };
+}
+
+interface Child {
+  id: string;
+  proc?: ChildProcess;
+  startedAt: number;
+  attempt: number;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * Runs one plugin node per external plugin (`npm start` in embedded mode) and starts it again
+ * when it exits, waiting longer after each quick failure.
+ */
+export class PluginNodeSupervisor {
+  private readonly children = new Map<string, Child>();
+  private stopping = false;
+  private readonly min: number;
+  private readonly max: number;
+
+  constructor(private readonly opts: SupervisorOptions) {
+    this.min = opts.backoffMs?.min ?? 1000;
+    this.max = opts.backoffMs?.max ?? 30_000;
+  }
+
+  start(ids: string[]): void {
+    for (const id of ids) {
+      const child: Child = { id, startedAt: 0, attempt: 0 };
+      this.children.set(id, child);
+      this.spawn(child);
+    }
+  }
+
+  private spawn(child: Child): void {
+    if (this.stopping) return;
+    const { config } = this.opts;
+    const entry = path.join(config.rootDir, "core/src/bin/plugin-node.ts");
+    const proc = spawn(process.execPath, [...process.execArgv, entry, child.id], {
+      cwd: config.rootDir,
+      env: childEnv({ TRANSPORTER: this.opts.transporter, NAMESPACE: config.namespace, NODE_ID: undefined, TRANSPORTER_PORT: undefined, PLUGINS_EXTERNAL: undefined, SERVICES: undefined }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.proc = proc;
+    child.startedAt = Date.now();
+    const prefix = `[plugin ${child.id}] `;
+    const forward = (out: NodeJS.WriteStream) => (b: Buffer) => out.write(b.toString().replace(/^(?=.)/gm, prefix));
+    proc.stdout?.on("data", forward(process.stdout));
+    proc.stderr?.on("data", forward(process.stderr));
+    proc.on("exit", (code, signal) => {
+      child.proc = undefined;
+      if (this.stopping) return;
+      if (Date.now() - child.startedAt > 60_000) child.attempt = 0;
+      const wait = Math.min(this.max, this.min * 2 ** child.attempt++);
+      this.opts.log(`plugin node ${child.id} exited (${signal ?? `code ${code}`}); starting it again in ${Math.round(wait / 100) / 10} s`);
+      child.timer = setTimeout(() => this.spawn(child), wait);
+    });
+  }
+
+  /** Stops every plugin node (SIGTERM, then SIGKILL after `graceMs`). */
+  async stop(graceMs = 8000): Promise<void> {
+    this.stopping = true;
+    await Promise.all(
+      [...this.children.values()].map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            clearTimeout(c.timer);
+            const p = c.proc;
+            if (!p || p.exitCode !== null) return resolve();
+            const kill = setTimeout(() => p.kill("SIGKILL"), graceMs);
+            p.once("exit", () => {
+              clearTimeout(kill);
+              resolve();
+            });
+            p.kill("SIGTERM");
+          }),
+      ),
+    );
+  }
+}

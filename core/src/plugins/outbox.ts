@@ -1,0 +1,76 @@
+/**
+ * The durable outbox of agents' messages whose channel plugin is away (message_outbox, owned
+ * by the outbox service): the model, and which failures of a send mean "away, try again when
+ * it is back" rather than "the channel refused it".
+ */
+import { DataTypes, Model, Sequelize } from "sequelize";
+import type { OutboundMessage } from "@openatende/plugin-sdk";
+import { jsonColumn } from "../db/json-column";
+
+/** What is handed to the plugin's `send` besides the connection and the message id. */
+export interface OutboxPayload {
+  to: { externalId: string };
+  message: OutboundMessage;
+}
+
+export interface OutboxRow {
+  id: number;
+  tenantId: number;
+  connectionId: number;
+  ticketId: number;
+  messageId: number;
+  payload: OutboxPayload;
+  attempts: number;
+  lastError: string | null;
+  createdAt?: Date;
+  updatedAt?: Date;
+}
+
+export class OutboxEntry extends Model<OutboxRow, Partial<OutboxRow>> {}
+
+export function defineOutbox(sequelize: Sequelize): typeof OutboxEntry {
+  if (!sequelize.models.OutboxEntry) {
+    const asNumber = (field: string) =>
+      function (this: OutboxEntry) {
+        return Number(this.getDataValue(field as keyof OutboxRow));
+      };
+    OutboxEntry.init(
+      {
+        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true, get: asNumber("id") },
+        tenantId: { type: DataTypes.INTEGER, allowNull: false },
+        connectionId: { type: DataTypes.INTEGER, allowNull: false },
+        ticketId: { type: DataTypes.INTEGER, allowNull: false },
+        messageId: { type: DataTypes.BIGINT, allowNull: false, get: asNumber("messageId") },
+        payload: jsonColumn<OutboxPayload | null>("payload", null),
+        attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        lastError: { type: DataTypes.STRING(255), allowNull: true },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, modelName: "OutboxEntry", tableName: "message_outbox" },
+    );
+  }
+  return sequelize.models.OutboxEntry as typeof OutboxEntry;
+}
+
+/**
+ * Moleculer's answers when nobody took the call or its node went away while it was running:
+ * the plugin may or may not have sent the message, so it waits and goes again with the same
+ * message id (the plugin's idempotency key).
+ */
+const AWAY = new Set(["SERVICE_NOT_FOUND", "SERVICE_NOT_AVAILABLE", "REQUEST_REJECTED", "REQUEST_TIMEOUT", "REQUEST_SKIPPED", "BAD_GATEWAY"]);
+
+/** True when a send failed because its plugin is away (not running, its node lost), not refused. */
+export function isPluginAway(err: unknown): boolean {
+  const e = err as { type?: string; data?: { id?: unknown } } | null;
+  if (!e?.type) return false;
+  // plugins.channelFor: a loaded plugin whose service is on no node (a refused plugin has no id there).
+  if (e.type === "ERR_PLUGIN_UNAVAILABLE") return !!e.data?.id;
+  return AWAY.has(e.type);
+}
+
+/** A short reason for logs and the outbox row. */
+export function reasonOf(err: unknown): string {
+  const e = err as { type?: string; message?: string } | null;
+  return String(e?.type ?? e?.message ?? err).slice(0, 255);
+}

@@ -1,0 +1,104 @@
+/**
+ * Connections and waiting messages across a restart of the core (in-process channel-telegram,
+ * real MariaDB and Redis, the local Bot API server):
+ * - a connection that was connected is connected again when the core starts (before, nothing
+ *   reconnected it: the bot stayed silent until an admin pressed "connect");
+ * - when the plugin's service goes away its connections are shown disconnected and agents'
+ *   messages wait in the outbox; a core started later connects the connection and sends them,
+ *   once each and in order.
+ */
+import * as fs from "node:fs";
+import { createCore, Core } from "../src/broker";
+import { startCore, createTenant, TestCore, TenantFixture, uid, ApiClient, dropDatabase } from "./helpers";
+import { FakeBotApi } from "../../plugins/channel-telegram/test/fake-bot-api";
+import { connectTelegram, messagesOf, sleep, TelegramConnection, ticketWithMessages, waitFor } from "../../plugins/channel-telegram/test/helpers";
+
+describe("channel connections across core restarts", () => {
+  let api: FakeBotApi;
+  let t: TestCore;
+  let f: TenantFixture;
+  let c: TelegramConnection;
+  let core: Core;
+  const chat = { id: 7_300_000 + Math.floor(Math.random() * 1000), first_name: `Cliente ${uid()}` };
+  let ticketId: number;
+  let nextMessageId = 800_000;
+
+  const say = (text: string) => api.pushUpdate(c.bot.token, { message: FakeBotApi.message(chat, { text }, nextMessageId++) });
+  const textsAtTelegram = () => api.sends(c.bot.token, { chatId: chat.id, method: "sendMessage" }).map((x) => String(x.params.text));
+  const callsSince = (at: number, method: string) => api.calls.filter((x) => x.token === c.bot.token && x.method === method && x.at >= at).length;
+
+  /** Stops the running core (its database and files stay) and starts another on the same configuration. */
+  async function restartCore() {
+    await core.stop();
+    core = createCore({ config: t.config, logger: false });
+    await core.start();
+    const gateway = core.broker.getLocalService("api") as unknown as { server: { address(): { port: number } } };
+    t.api = new ApiClient(`http://127.0.0.1:${gateway.server.address().port}`);
+    // The sessions live in Redis: the users' tokens hold across the restart.
+    await waitFor("the API routes", async () => (await t.api.get("/connections", f.admin)).status === 200, 15_000);
+  }
+
+  beforeAll(async () => {
+    api = await FakeBotApi.start();
+    t = await startCore();
+    core = t.core;
+    f = await createTenant(t, { tier: "PLUS" });
+    c = await connectTelegram(t, f, api, "polling", "Telegram reinício");
+    expect(c.status).toBe("connected");
+    say("Oi");
+    ticketId = (await ticketWithMessages(t, f.admin, chat.first_name, 1)).ticket.id;
+    expect((await t.api.put(`/tickets/${ticketId}`, { status: "open" }, f.agent)).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await core?.stop();
+    await dropDatabase(t.config.database.database!);
+    fs.rmSync(t.config.dataDir, { recursive: true, force: true });
+    await api?.close();
+  });
+
+  it("a connection that was connected is connected again when the core starts, and polls again", async () => {
+    const before = Date.now();
+    await restartCore();
+    await waitFor("connected after the restart", async () => (await t.api.get(`/connections/${c.id}`, f.admin)).body.status === "connected", 15_000);
+    // The bot was brought up again (getMe) and polls (getUpdates) without anyone pressing connect.
+    expect(callsSince(before, "getMe")).toBeGreaterThanOrEqual(1);
+    await waitFor("polling again", async () => callsSince(before, "getUpdates") >= 1);
+    say("voltei");
+    await waitFor("the message after the restart", async () => (await messagesOf(t, f.agent, ticketId)).some((m) => m.body === "voltei"), 15_000);
+  }, 60_000);
+
+  it("messages sent while the plugin is away wait; the next core connects and sends each once, in order", async () => {
+    const svc = core.broker.getLocalService({ name: "channel-telegram", version: 1 });
+    await core.broker.destroyService(svc);
+    await waitFor("shown disconnected", async () => (await t.api.get(`/connections/${c.id}`, f.admin)).body.status === "disconnected", 10_000);
+    const ids: number[] = [];
+    for (const body of ["w1", "w2", "w3"]) {
+      const r = await t.api.post(`/messages/${ticketId}`, { body }, f.agent);
+      expect(r.status).toBe(201);
+      expect(r.body.status).toBe("pending");
+      ids.push(r.body.id);
+    }
+    expect(((await core.broker.call("outbox.list", { connectionId: c.id })) as Array<{ messageId: number }>).map((w) => w.messageId)).toEqual(ids);
+    expect(textsAtTelegram().filter((x) => /^w\d$/.test(x))).toEqual([]);
+
+    await restartCore();
+    await waitFor("connected after the restart", async () => (await t.api.get(`/connections/${c.id}`, f.admin)).body.status === "connected", 15_000);
+    await waitFor("the waiting messages at Telegram", async () => textsAtTelegram().filter((x) => /^w\d$/.test(x)).length >= 3, 15_000);
+    await sleep(2500);
+    expect(textsAtTelegram().filter((x) => /^w\d$/.test(x))).toEqual(["w1", "w2", "w3"]);
+    const mine = (await messagesOf(t, f.agent, ticketId)).filter((m) => /^w\d$/.test(m.body ?? ""));
+    expect(mine.map((m) => [m.id, m.status])).toEqual(ids.map((id) => [id, "sent"]));
+    expect(mine.every((m) => m.providerId)).toBe(true);
+    expect(await core.broker.call("outbox.list", { connectionId: c.id })).toEqual([]);
+  }, 60_000);
+
+  it("an admin's disconnect is kept: the next core does not connect it again", async () => {
+    expect((await t.api.post(`/connections/${c.id}/disconnect`, {}, f.admin)).body.status).toBe("disconnected");
+    const before = Date.now();
+    await restartCore();
+    await sleep(2500);
+    expect((await t.api.get(`/connections/${c.id}`, f.admin)).body.status).toBe("disconnected");
+    expect(callsSince(before, "getMe")).toBe(0);
+  }, 60_000);
+});

@@ -1,0 +1,65 @@
+/**
+ * What a plugin knows of the platform it runs in, without importing the core's configuration:
+ * the Redis it may keep state in, the namespace that prefixes its keys, the data folder, the
+ * product's public URL. Whoever starts the plugin's service puts it in the service's settings
+ * under PLUGIN_CONTEXT_SETTING: the core's plugin host for a plugin in the core's process, the
+ * plugin node (core/src/bin/plugin-node.ts) for a plugin in a process of its own. The setting
+ * is listed in `$secureSettings`, so it never leaves the process in the node's INFO packet (the
+ * Redis URL may carry a password).
+ *
+ *   created() {
+ *     const { redisUrl, namespace } = pluginContext(this);
+ *   }
+ *
+ * How to extend: add optional fields only (a plugin built for an older SDK ignores them).
+ */
+import type { ServiceSchema } from "moleculer";
+
+export interface PluginContext {
+  /** Moleculer namespace of the deployment: the prefix of the plugin's own Redis keys. */
+  namespace: string;
+  /** Redis the plugin may keep its state in (redis://…). */
+  redisUrl: string;
+  /** The platform's data folder as this process sees it (absolute). */
+  dataDir: string;
+  /** The product's external base URL, no trailing slash; the API is under `<publicUrl>/api`. */
+  publicUrl: string;
+  /**
+   * True when the core's stored files (an outbound MediaRef's `path`) can be read under
+   * `dataDir` from this process. False in a plugin node: `readMedia` then fetches them from
+   * the core over the transporter.
+   */
+  localFiles: boolean;
+  /** True when the plugin runs in a broker node of its own rather than in the core's process. */
+  external: boolean;
+}
+
+/** The service setting that carries the context. */
+export const PLUGIN_CONTEXT_SETTING = "$platform";
+
+const CONTEXT_FIELDS: Array<keyof PluginContext> = ["namespace", "redisUrl", "dataDir", "publicUrl", "localFiles", "external"];
+
+/** A plugin's service schema with the context in its settings (what hosts and plugin nodes create). */
+export function withPluginContext<S extends ServiceSchema>(schema: S, context: PluginContext): S {
+  const settings = { ...((schema.settings as Record<string, unknown> | undefined) ?? {}) };
+  const secure = Array.isArray(settings.$secureSettings) ? (settings.$secureSettings as string[]) : [];
+  return {
+    ...schema,
+    settings: { ...settings, [PLUGIN_CONTEXT_SETTING]: { ...context }, $secureSettings: [...new Set([...secure, PLUGIN_CONTEXT_SETTING])] },
+  };
+}
+
+export class PluginContextMissingError extends Error {
+  constructor(service: string) {
+    super(`${service}: the platform context is missing from the service settings (${PLUGIN_CONTEXT_SETTING}); start the plugin through the plugin host or a plugin node, or give it withPluginContext()`);
+    this.name = "PluginContextMissingError";
+  }
+}
+
+/** The context of a plugin's service (`this` in created/started/actions); throws when none was given. */
+export function pluginContext(service: { settings?: unknown; fullName?: string; name?: string }): PluginContext {
+  const ctx = (service.settings as Record<string, unknown> | undefined)?.[PLUGIN_CONTEXT_SETTING] as Partial<PluginContext> | undefined;
+  const missing = !ctx || CONTEXT_FIELDS.some((f) => ctx[f] === undefined);
+  if (missing) throw new PluginContextMissingError(service.fullName ?? service.name ?? "plugin");
+  return ctx as PluginContext;
+}
