@@ -60,12 +60,20 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
 
   const lockKey = (connectionId: number) => `${deps.config.namespace}:outbox:connection:${connectionId}`;
 
-  /** Runs `fn` holding the connection's lock; answers undefined when another node holds it. */
-  async function withLock<T>(connectionId: number, fn: () => Promise<T>): Promise<T | undefined> {
+  /**
+   * Runs `fn` holding the connection's lock; answers undefined when another holds it for
+   * longer than `waitMs` (a flush that finds it busy leaves the work to the holder; a resume
+   * waits its turn).
+   */
+  async function withLock<T>(connectionId: number, fn: () => Promise<T>, waitMs = 0): Promise<T | undefined> {
     const redis = deps.redis();
     const token = randomBytes(8).toString("hex");
     const key = lockKey(connectionId);
-    if ((await redis.set(key, token, "PX", LOCK_MS, "NX")) !== "OK") return undefined;
+    const until = Date.now() + waitMs;
+    while ((await redis.set(key, token, "PX", LOCK_MS, "NX")) !== "OK") {
+      if (Date.now() >= until || broker.stopping) return undefined;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const renew = setInterval(() => void redis.pexpire(key, LOCK_MS).catch(() => undefined), LOCK_MS / 3);
     renew.unref();
     try {
@@ -113,24 +121,32 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
     const service = plugin.service!;
     const wanted = (await connectionsOf(plugin, all)).filter((c) => c.keepConnected);
     await eachLimited(wanted, RESUME_CONCURRENCY, async (c) => {
+      resuming.add(c.id);
       try {
-        let now: StatusResult | null = null;
-        try {
-          now = (await broker.call(`${service}.status`, { tenantId: c.tenantId, connectionId: c.id })) as StatusResult;
-        } catch {
-          /* connect tells */
-        }
-        if (now?.status === "connected") {
-          if (c.status !== "connected") await broker.call("connections.setStatus", { tenantId: c.tenantId, connectionId: c.id, status: "connected", ...(now.detail ? { detail: now.detail } : {}) });
-          await flushConnection(c.id);
-          return;
-        }
-        resuming.add(c.id);
-        await withLock(c.id, async () => {
-          const res = (await broker.call("connections.connectInternal", { id: c.id })) as { status: string };
-          logger.info(`connection ${c.id} (${plugin.id}) connected again: ${res.status}`);
-          await flushConnection(c.id, true);
-        });
+        // Under the connection's lock, asked again once held: another core node may have
+        // connected it meanwhile.
+        const done = await withLock(
+          c.id,
+          async () => {
+            let now: StatusResult | null = null;
+            try {
+              now = (await broker.call(`${service}.status`, { tenantId: c.tenantId, connectionId: c.id })) as StatusResult;
+            } catch {
+              /* connect tells */
+            }
+            if (now?.status === "connected") {
+              const row = (await broker.call("connections.getInternal", { id: c.id })) as { status: string } | null;
+              if (row && row.status !== "connected") await broker.call("connections.setStatus", { tenantId: c.tenantId, connectionId: c.id, status: "connected", ...(now.detail ? { detail: now.detail } : {}) });
+            } else {
+              const res = (await broker.call("connections.connectInternal", { id: c.id })) as { status: string };
+              logger.info(`connection ${c.id} (${plugin.id}) connected again: ${res.status}`);
+            }
+            await flushConnection(c.id, true);
+            return true;
+          },
+          LOCK_MS,
+        );
+        if (!done) logger.warn(`connection ${c.id} (${plugin.id}) not connected again: its lock stayed taken`);
       } catch (err) {
         logger.warn(`connection ${c.id} (${plugin.id}) not connected again: ${reasonOf(err)}`);
       } finally {
