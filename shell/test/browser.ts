@@ -5,8 +5,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { PASSWORD } from "../../core/test/helpers";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { PASSWORD, type TenantFixture, type TestCore } from "../../core/test/helpers";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const ARTIFACTS = path.resolve(__dirname, "../../artifacts/screenshots");
@@ -74,3 +74,40 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export async function notices(page: Page): Promise<Array<{ kind: string; title: string; detail?: string; banner?: boolean }>> {
   return page.evaluate(() => (window as any).__openatende?.ui.history.map((n: any) => ({ ...n })) ?? []);
 }
+
+/**
+ * The admin accepts the terms of use for the tenant and their own privacy consent through the
+ * API, so a browser session opens the page asked for instead of those steps (spec §4).
+ */
+export async function acceptTerms(tc: TestCore, fx: TenantFixture) {
+  expect((await tc.api.put(`/tenants/${fx.tenantId}/terms-acceptance`, { accepted: true }, fx.admin)).status).toBe(200);
+  expect((await tc.api.put(`/users/${fx.admin.userId}/lgpd-consent`, { accepted: true }, fx.admin)).status).toBe(200);
+}
+
+/** Polls `read` until `ok` (playwright-core has no auto-waiting assertions). */
+export async function poll<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeout = 10_000): Promise<T> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+/** A screenshot once drawers, modals and notices have finished moving. */
+export async function shot(page: Page, name: string) {
+  await page.waitForTimeout(450);
+  await screenshot(page, name);
+}
+/**
+ * The page's errors that are this screen's: a call refused on purpose is logged by Chromium as
+ * "Failed to load resource", and plugin remotes not built in this checkout are the loader's concern.
+ */
+export function screenErrors(page: { errors: string[] }): string[] {
+  return page.errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e) && !/\/api\/plugins\/[^/]+\/remote\//.test(e));
+}
+export const waitCount = (loc: Locator, n: number, timeout?: number) => poll(() => loc.count(), (c) => c === n, `${loc} ×${n}`, timeout);
+export const waitText = (loc: Locator, s: string, timeout?: number) =>
+  poll(() => loc.first().innerText({ timeout: 1000 }).catch(() => ""), (v) => v.includes(s), `${loc} to contain "${s}"`, timeout);
+export const waitAttr = (loc: Locator, name: string, value: string, timeout?: number) =>
+  poll(() => loc.first().getAttribute(name, { timeout: 1000 }).catch(() => null), (v) => v === value, `${loc} [${name}=${value}]`, timeout);

@@ -7,7 +7,7 @@
  */
 import type { Browser, Locator, Page } from "playwright-core";
 import { createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "../../core/test/helpers";
-import { launchBrowser, newPage, notices, screenshot, sessionLogin } from "./browser";
+import { acceptTerms, launchBrowser, newPage, notices, poll, screenErrors, screenshot, sessionLogin, shot, waitAttr, waitCount, waitText } from "./browser";
 
 jest.setTimeout(180_000);
 
@@ -17,14 +17,6 @@ let browser: Browser;
 /** A second admin for API checks: the browser's login ends the first admin's API session. */
 let admin2: Auth;
 
-/**
- * The admin accepts the terms of use for the tenant and their own privacy consent through the
- * API, so a browser session opens the page asked for instead of those steps (spec §4).
- */
-async function acceptTerms(tc: TestCore, fx: TenantFixture) {
-  expect((await tc.api.put(`/tenants/${fx.tenantId}/terms-acceptance`, { accepted: true }, fx.admin)).status).toBe(200);
-  expect((await tc.api.put(`/users/${fx.admin.userId}/lgpd-consent`, { accepted: true }, fx.admin)).status).toBe(200);
-}
 
 beforeAll(async () => {
   t = await startCore();
@@ -41,33 +33,6 @@ afterAll(async () => {
   await t?.stop();
 });
 
-/** Polls `read` until `ok` (playwright-core has no auto-waiting assertions). */
-async function poll<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeout = 10_000): Promise<T> {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-/** A screenshot once drawers, modals and notices have finished moving. */
-async function shot(page: Page, name: string) {
-  await page.waitForTimeout(450);
-  await screenshot(page, name);
-}
-/**
- * The page's errors that are this screen's: a call refused on purpose is logged by Chromium as
- * "Failed to load resource", and plugin remotes not built in this checkout are the loader's concern.
- */
-function screenErrors(page: { errors: string[] }): string[] {
-  return page.errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e) && !/\/api\/plugins\/[^/]+\/remote\//.test(e));
-}
-const waitCount = (loc: Locator, n: number, timeout?: number) => poll(() => loc.count(), (c) => c === n, `${loc} ×${n}`, timeout);
-const waitText = (loc: Locator, s: string, timeout?: number) =>
-  poll(() => loc.first().innerText({ timeout: 1000 }).catch(() => ""), (v) => v.includes(s), `${loc} to contain "${s}"`, timeout);
-const waitAttr = (loc: Locator, name: string, value: string, timeout?: number) =>
-  poll(() => loc.first().getAttribute(name, { timeout: 1000 }).catch(() => null), (v) => v === value, `${loc} [${name}=${value}]`, timeout);
 
 const modal = (page: Page) => page.locator(".ant-modal-container").last();
 const drawer = (page: Page) => page.locator(".ant-drawer-body").last();
