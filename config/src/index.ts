@@ -50,6 +50,14 @@ export interface AppConfig {
   pluginsExternal: string[];
   /** Port the TCP transporter listens on (0: a free one); used when TRANSPORTER is tcp. */
   transporterPort: number;
+  /**
+   * Plugins installed from the marketplace run here (unpacked under DATA_DIR/plugins/<id>/<version>/,
+   * each in a plugin node of its own). On: an embedded core listens on a loopback TCP transporter
+   * for those nodes. Off: installs are refused (ERR_PLUGIN_INSTALLS_DISABLED).
+   */
+  pluginInstalls: boolean;
+  /** Largest plugin archive the marketplace accepts, bytes. */
+  marketplaceMaxArchiveBytes: number;
   database: DatabaseConfig;
   redisUrl: string;
   /** Try to start the machine's redis-server when Redis is unreachable. */
@@ -109,6 +117,8 @@ export const KNOWN_VARIABLES: Record<string, string> = {
   LICENCE_DOCUMENT: "CPF/CNPJ this installation is licensed for",
   FREE_PLAN_MAX_USERS: "user cap of the free plan (default 3)",
   SHELL_DIR: "folder with the built shell to serve (default shell/dist)",
+  PLUGIN_INSTALLS: "run plugins installed from the marketplace, each as a plugin node of its own (default true)",
+  MARKETPLACE_MAX_ARCHIVE_MB: "largest plugin archive the marketplace accepts, in MB (default 20)",
 };
 
 export class ConfigError extends Error {
@@ -274,7 +284,7 @@ export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}):
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  const knownGroups = ["all", "api", "core", "plugins"];
+  const knownGroups = ["all", "api", "core", "plugins", "marketplace"];
   for (const s of services) {
     if (!knownGroups.includes(s)) throw new ConfigError("SERVICES", `has unknown group "${s}" (known: ${knownGroups.join(", ")})`);
   }
@@ -310,6 +320,8 @@ export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}):
     transporter,
     pluginsExternal: [...new Set(pluginsExternal)],
     transporterPort: int(env, "TRANSPORTER_PORT", 0, 0, 65535),
+    pluginInstalls: bool(env, "PLUGIN_INSTALLS", true),
+    marketplaceMaxArchiveBytes: int(env, "MARKETPLACE_MAX_ARCHIVE_MB", 20, 1, 500) * 1024 * 1024,
     database,
     redisUrl,
     redisAutostart: bool(env, "REDIS_AUTOSTART", mode === "embedded"),

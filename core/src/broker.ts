@@ -32,6 +32,7 @@ import { createRealtimeService } from "./services/realtime.service";
 import { createChannelFilesService } from "./services/channel-files.service";
 import { createOutboxService } from "./services/outbox.service";
 import { transporterOf } from "./plugins/external";
+import { createMarketplaceService } from "@openatende/marketplace";
 
 /** Service groups a node can run (SERVICES). */
 export const SERVICE_GROUPS = {
@@ -59,6 +60,8 @@ export const SERVICE_GROUPS = {
   ],
   /** The plugin host: discovers, validates and starts plugin services. */
   plugins: [createPluginsService],
+  /** The plugin catalogue: publishers, published archives (DATA_DIR/marketplace). */
+  marketplace: [(d: CoreDeps) => createMarketplaceService(d)],
 };
 
 export interface Core {
@@ -116,7 +119,7 @@ export function createCore(opts: CoreOptions): Core {
     errorRegenerator: undefined,
   });
 
-  const groups = config.services.includes("all") ? (["api", "core", "plugins"] as const) : (config.services as Array<keyof typeof SERVICE_GROUPS>);
+  const groups = config.services.includes("all") ? (["api", "core", "plugins", "marketplace"] as const) : (config.services as Array<keyof typeof SERVICE_GROUPS>);
   for (const g of groups) {
     for (const factory of SERVICE_GROUPS[g as keyof typeof SERVICE_GROUPS]) broker.createService(factory(deps));
   }

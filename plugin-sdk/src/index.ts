@@ -10,3 +10,4 @@ export * from "./host-contract";
 export * from "./plugin-context";
 export * from "./media-transfer";
 export * from "./conformance";
+export * from "./archive";

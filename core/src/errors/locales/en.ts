@@ -622,6 +622,82 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "Connection inactive",
     detail: "This connection's channel is disabled for your company: nothing is sent or received through it until it is enabled again.",
   },
+  ERR_ARCHIVE_INVALID: {
+    title: "Invalid plugin archive",
+    detail: "The file is not a plugin archive (a gzip-compressed tar made by plugin-sdk pack) or it is damaged.",
+  },
+  ERR_ARCHIVE_CHECKSUM_MISMATCH: {
+    title: "Checksum does not match",
+    detail: "The archive's SHA-256 checksum is not the one sent with it. The file changed on the way: pack and send it again.",
+  },
+  ERR_ARCHIVE_PATH_UNSAFE: {
+    title: "Unsafe path in the archive",
+    detail: "The archive holds an entry with an absolute path, a '..' step, a link or a special file. Nothing was stored.",
+  },
+  ERR_ARCHIVE_TOO_LARGE: {
+    title: "Archive too large",
+    detail: "The plugin archive is larger than the marketplace accepts.",
+  },
+  ERR_ARCHIVE_MANIFEST_INVALID: {
+    title: "Invalid plugin manifest",
+    detail: "The archive's package.json is missing or its manifest is invalid, or files the manifest names are missing.",
+  },
+  ERR_MARKETPLACE_TOKEN_INVALID: {
+    title: "Invalid publisher token",
+    detail: "The publisher token is missing, wrong or revoked. Ask the marketplace administrator for a new one.",
+  },
+  ERR_MARKETPLACE_PUBLISHER_NOT_FOUND: {
+    title: "Publisher not found",
+    detail: "This publisher does not exist.",
+  },
+  ERR_MARKETPLACE_PUBLISHER_EXISTS: {
+    title: "Publisher already exists",
+    detail: "A publisher with this e-mail already exists.",
+  },
+  ERR_MARKETPLACE_PLUGIN_OWNED: {
+    title: "Plugin belongs to another publisher",
+    detail: "This plugin id was published by another publisher. Choose another id.",
+  },
+  ERR_MARKETPLACE_PLUGIN_NOT_FOUND: {
+    title: "Plugin not in the catalogue",
+    detail: "The marketplace has no plugin with this id.",
+  },
+  ERR_MARKETPLACE_VERSION_NOT_FOUND: {
+    title: "Version not found",
+    detail: "The marketplace has no such version of this plugin.",
+  },
+  ERR_MARKETPLACE_VERSION_EXISTS: {
+    title: "Version already published",
+    detail: "This version of the plugin is already published. Raise the version number and publish again.",
+  },
+  ERR_PLUGIN_INSTALLS_DISABLED: {
+    title: "Installing plugins is off",
+    detail: "This platform does not run plugins installed from the marketplace (PLUGIN_INSTALLS).",
+  },
+  ERR_PLUGIN_NOT_INSTALLED: {
+    title: "Plugin not installed",
+    detail: "This plugin, or this version of it, is not installed on the platform.",
+  },
+  ERR_PLUGIN_ALREADY_INSTALLED: {
+    title: "Version already running",
+    detail: "This version of the plugin is already installed and running.",
+  },
+  ERR_PLUGIN_BUNDLED: {
+    title: "Plugin shipped with the platform",
+    detail: "A plugin shipped with the platform has this id: it cannot be installed, replaced or removed from the marketplace.",
+  },
+  ERR_PLUGIN_IN_USE: {
+    title: "Plugin in use",
+    detail: "Connections still use this plugin. Delete or move them before uninstalling it.",
+  },
+  ERR_PLUGIN_ROLLBACK_UNAVAILABLE: {
+    title: "No version to roll back to",
+    detail: "There is no previous installed version of this plugin.",
+  },
+  ERR_PLUGIN_INSTALL_FAILED: {
+    title: "Plugin did not start",
+    detail: "The plugin was unpacked but its service did not start. The previous state was kept.",
+  },
   ERR_MEDIA_TOO_LARGE: {
     title: "File too large",
     detail: "Each file may be at most 10 MB, and the whole upload at most 30 MB.",

@@ -622,6 +622,82 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "Conexión inactiva",
     detail: "El canal de esta conexión está desactivado para tu empresa: no se envía ni se recibe nada por ella hasta que se reactive.",
   },
+  ERR_ARCHIVE_INVALID: {
+    title: "Paquete de módulo inválido",
+    detail: "El archivo no es un paquete de módulo (un tar comprimido con gzip generado por plugin-sdk pack) o está dañado.",
+  },
+  ERR_ARCHIVE_CHECKSUM_MISMATCH: {
+    title: "El checksum no coincide",
+    detail: "El checksum SHA-256 del paquete no es el que se envió con él. El archivo cambió en el camino: vuelve a generarlo y enviarlo.",
+  },
+  ERR_ARCHIVE_PATH_UNSAFE: {
+    title: "Ruta insegura en el paquete",
+    detail: "El paquete contiene una entrada con ruta absoluta, un paso '..', un enlace o un archivo especial. No se guardó nada.",
+  },
+  ERR_ARCHIVE_TOO_LARGE: {
+    title: "Paquete demasiado grande",
+    detail: "El paquete del módulo es más grande de lo que acepta el marketplace.",
+  },
+  ERR_ARCHIVE_MANIFEST_INVALID: {
+    title: "Manifiesto del módulo inválido",
+    detail: "Falta el package.json del paquete o su manifiesto es inválido, o faltan archivos que el manifiesto nombra.",
+  },
+  ERR_MARKETPLACE_TOKEN_INVALID: {
+    title: "Token de publicador inválido",
+    detail: "El token de publicador falta, es incorrecto o fue revocado. Pide uno nuevo al administrador del marketplace.",
+  },
+  ERR_MARKETPLACE_PUBLISHER_NOT_FOUND: {
+    title: "Publicador no encontrado",
+    detail: "Este publicador no existe.",
+  },
+  ERR_MARKETPLACE_PUBLISHER_EXISTS: {
+    title: "El publicador ya existe",
+    detail: "Ya existe un publicador con este correo electrónico.",
+  },
+  ERR_MARKETPLACE_PLUGIN_OWNED: {
+    title: "El módulo pertenece a otro publicador",
+    detail: "Este id de módulo lo publicó otro publicador. Elige otro id.",
+  },
+  ERR_MARKETPLACE_PLUGIN_NOT_FOUND: {
+    title: "Módulo fuera del catálogo",
+    detail: "El marketplace no tiene ningún módulo con este id.",
+  },
+  ERR_MARKETPLACE_VERSION_NOT_FOUND: {
+    title: "Versión no encontrada",
+    detail: "El marketplace no tiene esta versión del módulo.",
+  },
+  ERR_MARKETPLACE_VERSION_EXISTS: {
+    title: "Versión ya publicada",
+    detail: "Esta versión del módulo ya está publicada. Aumenta el número de versión y vuelve a publicar.",
+  },
+  ERR_PLUGIN_INSTALLS_DISABLED: {
+    title: "Instalación de módulos desactivada",
+    detail: "Esta plataforma no ejecuta módulos instalados desde el marketplace (PLUGIN_INSTALLS).",
+  },
+  ERR_PLUGIN_NOT_INSTALLED: {
+    title: "Módulo no instalado",
+    detail: "Este módulo, o esta versión, no está instalado en la plataforma.",
+  },
+  ERR_PLUGIN_ALREADY_INSTALLED: {
+    title: "Versión ya en ejecución",
+    detail: "Esta versión del módulo ya está instalada y en ejecución.",
+  },
+  ERR_PLUGIN_BUNDLED: {
+    title: "Módulo incluido en la plataforma",
+    detail: "Un módulo incluido en la plataforma tiene este id: no se puede instalar, reemplazar ni quitar desde el marketplace.",
+  },
+  ERR_PLUGIN_IN_USE: {
+    title: "Módulo en uso",
+    detail: "Todavía hay conexiones que usan este módulo. Elimínalas o muévelas antes de desinstalarlo.",
+  },
+  ERR_PLUGIN_ROLLBACK_UNAVAILABLE: {
+    title: "No hay versión a la que volver",
+    detail: "No hay una versión anterior instalada de este módulo.",
+  },
+  ERR_PLUGIN_INSTALL_FAILED: {
+    title: "El módulo no se inició",
+    detail: "El módulo se descomprimió, pero su servicio no se inició. Se mantuvo el estado anterior.",
+  },
   ERR_MEDIA_TOO_LARGE: {
     title: "Archivo demasiado grande",
     detail: "Cada archivo puede tener como máximo 10 MB y el envío completo como máximo 30 MB.",

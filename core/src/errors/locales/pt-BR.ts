@@ -622,6 +622,82 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "Conexão inativa",
     detail: "O canal desta conexão está desativado para a sua empresa: nada é enviado nem recebido por ela até que seja reativado.",
   },
+  ERR_ARCHIVE_INVALID: {
+    title: "Pacote de módulo inválido",
+    detail: "O arquivo não é um pacote de módulo (um tar compactado com gzip gerado pelo plugin-sdk pack) ou está corrompido.",
+  },
+  ERR_ARCHIVE_CHECKSUM_MISMATCH: {
+    title: "Checksum não confere",
+    detail: "O checksum SHA-256 do pacote não é o que foi enviado com ele. O arquivo mudou no caminho: gere e envie novamente.",
+  },
+  ERR_ARCHIVE_PATH_UNSAFE: {
+    title: "Caminho inseguro no pacote",
+    detail: "O pacote contém um item com caminho absoluto, um passo '..', um link ou um arquivo especial. Nada foi gravado.",
+  },
+  ERR_ARCHIVE_TOO_LARGE: {
+    title: "Pacote grande demais",
+    detail: "O pacote do módulo é maior do que o marketplace aceita.",
+  },
+  ERR_ARCHIVE_MANIFEST_INVALID: {
+    title: "Manifesto do módulo inválido",
+    detail: "O package.json do pacote está ausente ou o manifesto é inválido, ou faltam arquivos que o manifesto cita.",
+  },
+  ERR_MARKETPLACE_TOKEN_INVALID: {
+    title: "Token de publicador inválido",
+    detail: "O token de publicador está ausente, incorreto ou revogado. Peça um novo ao administrador do marketplace.",
+  },
+  ERR_MARKETPLACE_PUBLISHER_NOT_FOUND: {
+    title: "Publicador não encontrado",
+    detail: "Este publicador não existe.",
+  },
+  ERR_MARKETPLACE_PUBLISHER_EXISTS: {
+    title: "Publicador já existe",
+    detail: "Já existe um publicador com este e-mail.",
+  },
+  ERR_MARKETPLACE_PLUGIN_OWNED: {
+    title: "Módulo pertence a outro publicador",
+    detail: "Este id de módulo foi publicado por outro publicador. Escolha outro id.",
+  },
+  ERR_MARKETPLACE_PLUGIN_NOT_FOUND: {
+    title: "Módulo fora do catálogo",
+    detail: "O marketplace não tem módulo com este id.",
+  },
+  ERR_MARKETPLACE_VERSION_NOT_FOUND: {
+    title: "Versão não encontrada",
+    detail: "O marketplace não tem esta versão do módulo.",
+  },
+  ERR_MARKETPLACE_VERSION_EXISTS: {
+    title: "Versão já publicada",
+    detail: "Esta versão do módulo já foi publicada. Aumente o número da versão e publique novamente.",
+  },
+  ERR_PLUGIN_INSTALLS_DISABLED: {
+    title: "Instalação de módulos desligada",
+    detail: "Esta plataforma não executa módulos instalados pelo marketplace (PLUGIN_INSTALLS).",
+  },
+  ERR_PLUGIN_NOT_INSTALLED: {
+    title: "Módulo não instalado",
+    detail: "Este módulo, ou esta versão dele, não está instalado na plataforma.",
+  },
+  ERR_PLUGIN_ALREADY_INSTALLED: {
+    title: "Versão já em execução",
+    detail: "Esta versão do módulo já está instalada e em execução.",
+  },
+  ERR_PLUGIN_BUNDLED: {
+    title: "Módulo que acompanha a plataforma",
+    detail: "Um módulo que acompanha a plataforma tem este id: ele não pode ser instalado, substituído nem removido pelo marketplace.",
+  },
+  ERR_PLUGIN_IN_USE: {
+    title: "Módulo em uso",
+    detail: "Ainda há conexões usando este módulo. Exclua ou mova essas conexões antes de desinstalá-lo.",
+  },
+  ERR_PLUGIN_ROLLBACK_UNAVAILABLE: {
+    title: "Sem versão para voltar",
+    detail: "Não há versão anterior instalada deste módulo.",
+  },
+  ERR_PLUGIN_INSTALL_FAILED: {
+    title: "O módulo não iniciou",
+    detail: "O módulo foi descompactado, mas o serviço dele não iniciou. O estado anterior foi mantido.",
+  },
   ERR_MEDIA_TOO_LARGE: {
     title: "Arquivo muito grande",
     detail: "Cada arquivo pode ter no máximo 10 MB, e o envio todo no máximo 30 MB.",
