@@ -33,6 +33,7 @@ export async function startBenchCore(env: Record<string, string> = {}): Promise<
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "oa-bench-"));
   const dbName = `oa_bench_${tag()}`;
   const config = loadConfig({
+    PLUGIN_INSTALLS: "false",
     NODE_ENV: "production",
     PORT: "0",
     HOST: "127.0.0.1",

@@ -36,6 +36,7 @@ async function main() {
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "oa-bench-"));
   const config = loadConfig({
+    PLUGIN_INSTALLS: "false",
     DATA_DIR: dir,
     PORT: "0",
     HOST: "127.0.0.1",

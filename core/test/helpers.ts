@@ -58,6 +58,8 @@ export async function startCore(opts: StartOptions = {}): Promise<TestCore> {
     LOG_LEVEL: "warn",
     FREE_PLAN_MAX_USERS: "3",
     TRANSPORTER: "",
+    // Marketplace installs need a transporter for their plugin nodes: on only where a test asks.
+    PLUGIN_INSTALLS: "false",
     SERVICES: "all",
     ...opts.env,
   };

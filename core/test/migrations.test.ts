@@ -24,6 +24,7 @@ describe.each(DIALECTS)("migrations on %s", (dialect) => {
 
   beforeAll(async () => {
     const config = loadConfig({
+    PLUGIN_INSTALLS: "false",
       DATA_DIR: dir,
       DATABASE_URL: dialect === "mariadb" ? `mysql://root@127.0.0.1:3306/${db}` : `sqlite:${path.join(dir, "m.sqlite")}`,
     });

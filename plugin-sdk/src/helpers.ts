@@ -33,7 +33,7 @@ import {
   TestParams,
   TestResult,
 } from "./channel-contract";
-import type { ChannelForResult, IsEnabledResult, PluginRecord, PluginsChangedEvent } from "./host-contract";
+import type { ChannelForResult, IsEnabledResult, PluginRecord, PluginsChangedEvent, PluginsInstallsChangedEvent } from "./host-contract";
 import type { PluginManifest } from "./manifest";
 import { INLINE_MEDIA_MAX_CHARS, uploadMedia, type UploadMediaParams } from "./media-transfer";
 
@@ -56,6 +56,7 @@ export interface Actions {
 /** Events of the contract, with their payloads. */
 export interface Events {
   "plugins.changed": PluginsChangedEvent;
+  "plugins.installs.changed": PluginsInstallsChangedEvent;
 }
 
 /** Actions every channel plugin exposes (called as "v<major>.<id>.<action>"). */

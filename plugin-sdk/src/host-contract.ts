@@ -81,6 +81,8 @@ export interface PluginRecord {
   service?: string;
   /** Runs in a broker node of its own (PLUGINS_EXTERNAL): its service is on the broker only while that node is up. */
   external?: boolean;
+  /** Installed from the marketplace (unpacked under DATA_DIR/plugins/<id>/<version>/, always in a node of its own). */
+  installed?: boolean;
 }
 
 /** plugins.availability (plugins.isEnabled answers just `enabled`). */
@@ -107,6 +109,15 @@ export interface ChannelForResult {
 }
 
 /** Event `plugins.changed`: a tenant admin switched a plugin on or off, or the super allowed or disallowed it (`allowed`). */
+/**
+ * Event "plugins.installs.changed": a plugin from the marketplace was installed, upgraded,
+ * rolled back or uninstalled (version null) on the platform.
+ */
+export interface PluginsInstallsChangedEvent {
+  id: string;
+  version: string | null;
+}
+
 export interface PluginsChangedEvent {
   tenantId: number;
   id: string;

@@ -4,6 +4,10 @@
  * node> beside an embedded core, which `npm start` sets for the nodes it spawns).
  *
  *   tsx core/src/bin/plugin-node.ts channel-telegram [more ids…] [--dir <folder with plugins>]
+ *   tsx core/src/bin/plugin-node.ts --folder data/plugins/<id>/<version>
+ *
+ * `--folder` runs the one plugin in that folder (a plugin installed from the marketplace,
+ * which the plugin host starts this way: third-party code never runs in the core's process).
  *
  * Plugins are looked for in the repository's plugins/, DATA_DIR/plugins/ (installed ones) and
  * every --dir, with the plugin host's checks (manifest, core API range, the entry's
@@ -15,14 +19,16 @@ import * as path from "node:path";
 import { ServiceBroker } from "moleculer";
 import { getConfig, ConfigError } from "@openatende/config";
 import { loadPlugins } from "../plugins/loader";
+import { inspectPluginFolder } from "../plugins/discovery";
 import { pluginContextOf, transporterOf } from "../plugins/external";
 import { AccessMiddleware } from "../middlewares/access.middleware";
 import { LicenceMiddleware } from "../middlewares/licence.middleware";
 import { createTimeoutMiddleware } from "../middlewares/timeout.middleware";
 
-function parseArgs(argv: string[]): { ids: string[]; dirs: string[] } {
+function parseArgs(argv: string[]): { ids: string[]; dirs: string[]; folders: string[] } {
   const ids: string[] = [];
   const dirs: string[] = [];
+  const folders: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--dir") {
@@ -30,11 +36,16 @@ function parseArgs(argv: string[]): { ids: string[]; dirs: string[] } {
       if (!d) throw new Error("--dir needs a folder");
       dirs.push(path.resolve(d));
     } else if (a.startsWith("--dir=")) dirs.push(path.resolve(a.slice(6)));
+    else if (a === "--folder") {
+      const f = argv[++i];
+      if (!f) throw new Error("--folder needs a plugin folder");
+      folders.push(path.resolve(f));
+    } else if (a.startsWith("--folder=")) folders.push(path.resolve(a.slice(9)));
     else if (/^[a-z0-9][a-z0-9-]{0,63}$/.test(a)) ids.push(a);
     else throw new Error(`"${a}" is not a plugin id`);
   }
-  if (!ids.length) throw new Error("name at least one plugin id (tsx core/src/bin/plugin-node.ts channel-telegram)");
-  return { ids: [...new Set(ids)], dirs };
+  if (!ids.length && !folders.length) throw new Error("name at least one plugin id (tsx core/src/bin/plugin-node.ts channel-telegram) or a --folder");
+  return { ids: [...new Set(ids)], dirs, folders };
 }
 
 async function main() {
@@ -54,7 +65,7 @@ async function main() {
   }
 
   const broker = new ServiceBroker({
-    nodeID: config.nodeId ?? `plugin-${args.ids.join("+")}-${os.hostname()}-${process.pid}`,
+    nodeID: config.nodeId ?? `plugin-${[...args.ids, ...args.folders.map((f) => path.basename(path.dirname(f)))].join("+")}-${os.hostname()}-${process.pid}`,
     namespace: config.namespace,
     transporter: transporterOf(config),
     logger: { type: "Console", options: { level: config.logLevel, formatter: "short", colors: process.stdout.isTTY } },
@@ -64,21 +75,25 @@ async function main() {
   });
   await broker.start();
 
+  // With --folder only, that folder is the whole list: the repo's plugins are not looked at.
   const registry = await loadPlugins(broker, {
-    dirs: [path.join(config.rootDir, "plugins"), path.join(config.dataDir, "plugins"), ...args.dirs],
-    only: args.ids,
+    dirs: args.ids.length ? [path.join(config.rootDir, "plugins"), path.join(config.dataDir, "plugins"), ...args.dirs] : [],
+    folders: args.folders,
+    only: args.ids.length ? [...args.ids, ...args.folders.map((f) => inspectPluginFolder(f)).flatMap((r) => (r.ok ? [r.manifest.id] : [r.id]))] : undefined,
     context: pluginContextOf(config, { external: true }),
     onLoaded: (p) => log(`loaded ${p.id} ${p.version} as ${p.service} (${p.folder})`),
     onRefused: (p) => console.error(`[plugin-node] refused ${p.id} (${p.folder}): ${p.reason}`),
   });
   const loaded = new Set(registry.loaded().map((p) => p.id));
   const missing = args.ids.filter((id) => !loaded.has(id));
+  const loadedFolders = new Set(registry.loaded().map((p) => p.folder));
+  for (const f of args.folders) if (!loadedFolders.has(f)) missing.push(f);
   if (missing.length) {
     console.error(`[plugin-node] not loaded: ${missing.join(", ")}`);
     await broker.stop();
     process.exit(2);
   }
-  log(`node ${broker.nodeID} running plugins: ${args.ids.join(", ")}`);
+  log(`node ${broker.nodeID} running plugins: ${registry.loaded().map((p) => `${p.id}@${p.version}`).join(", ")}`);
 
   let stopping = false;
   const stop = async (signal: string) => {

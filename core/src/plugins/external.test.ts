@@ -8,8 +8,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const config = (env: Record<string, string>) => loadConfig({ DATA_DIR: os.tmpdir(), JWT_SECRET: "j".repeat(40), ...env });
 
 describe("the transporter of a node", () => {
-  it("is none by default, NATS for nats://, TCP on loopback beside plugin nodes", () => {
-    expect(transporterOf(config({}))).toBeUndefined();
+  it("is none without plugin nodes, NATS for nats://, TCP on loopback beside plugin nodes (external or installed)", () => {
+    expect(transporterOf(config({ PLUGIN_INSTALLS: "false" }))).toBeUndefined();
+    // Marketplace installs are on by default: an embedded core listens for their nodes.
+    const installs = transporterOf(config({})) as unknown as { opts: Record<string, unknown> };
+    expect(installs.opts).toMatchObject({ udpDiscovery: false });
     expect(transporterOf(config({ TRANSPORTER: "nats://127.0.0.1:4222" }))).toEqual({ type: "NATS", options: { url: "nats://127.0.0.1:4222" } });
     const core = transporterOf(config({ PLUGINS_EXTERNAL: "channel-telegram", TRANSPORTER_PORT: "7411" })) as unknown as { opts: Record<string, unknown> };
     expect(core.opts).toMatchObject({ udpDiscovery: false, port: 7411 });

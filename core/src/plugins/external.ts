@@ -16,6 +16,7 @@
  */
 import { spawn, ChildProcess } from "node:child_process";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import { Transporters } from "moleculer";
 import type { BrokerOptions, ServiceBroker } from "moleculer";
 import { childEnv, type AppConfig } from "@openatende/config";
@@ -50,7 +51,7 @@ function tcpPeers(transporter: string): string[] {
 
 /** Whether this node needs a transporter: one is configured, or plugin nodes will join it. */
 export function needsTransporter(config: AppConfig): boolean {
-  return !!config.transporter || config.pluginsExternal.length > 0;
+  return !!config.transporter || config.pluginsExternal.length > 0 || config.pluginInstalls;
 }
 
 /**
@@ -69,7 +70,8 @@ export function transporterOf(config: AppConfig): BrokerOptions["transporter"] {
     const options = { udpDiscovery: false, urls: urls.join(","), port };
     return local ? (new LoopbackTcpTransporter(options) as never) : { type: "TCP", options };
   }
-  if (config.pluginsExternal.length) return new LoopbackTcpTransporter({ udpDiscovery: false, port }) as never;
+  // Plugin nodes of an embedded core: PLUGINS_EXTERNAL, or plugins installed from the marketplace.
+  if (config.pluginsExternal.length || config.pluginInstalls) return new LoopbackTcpTransporter({ udpDiscovery: false, port }) as never;
   return undefined;
 }
 
@@ -182,16 +184,34 @@ export interface SupervisorOptions {
 }
 
 interface Child {
-  id: string;
+  key: string;
+  /** plugin-node's arguments: plugin ids, or `--folder <dir>`. */
+  args: string[];
+  /** Extra environment of the node. */
+  env: Record<string, string | undefined>;
   proc?: ChildProcess;
   startedAt: number;
   attempt: number;
+  exits: number;
   timer?: NodeJS.Timeout;
+  /** The node's last lines of output (why it failed). */
+  tail: string[];
+  stopped: boolean;
+}
+
+/** tsx's loader, so a plugin node runs TypeScript whatever ran this process (npm start, jest). */
+function tsxImport(rootDir: string): string[] {
+  try {
+    return ["--import", pathToFileURL(require.resolve("tsx", { paths: [rootDir] })).href];
+  } catch {
+    return [...process.execArgv];
+  }
 }
 
 /**
- * Runs one plugin node per external plugin (`npm start` in embedded mode) and starts it again
- * when it exits, waiting longer after each quick failure.
+ * Runs plugin nodes (core/src/bin/plugin-node.ts) and starts each again when it exits,
+ * waiting longer after each quick failure: one per external plugin (`npm start` in embedded
+ * mode, PLUGINS_EXTERNAL) and one per plugin installed from the marketplace (the plugin host).
  */
 export class PluginNodeSupervisor {
   private readonly children = new Map<string, Child>();
@@ -204,57 +224,90 @@ export class PluginNodeSupervisor {
     this.max = opts.backoffMs?.max ?? 30_000;
   }
 
+  /** One node per plugin id, found the way plugin-node finds them (PLUGINS_EXTERNAL). */
   start(ids: string[]): void {
-    for (const id of ids) {
-      const child: Child = { id, startedAt: 0, attempt: 0 };
-      this.children.set(id, child);
-      this.spawn(child);
-    }
+    for (const id of ids) this.add(id, [id]);
+  }
+
+  /**
+   * Starts a node under `key` with plugin-node's `args` (e.g. ["--folder", dir]). A key is
+   * supervised once: remove() the old node first.
+   */
+  add(key: string, args: string[], env: Record<string, string | undefined> = {}): void {
+    if (this.children.has(key)) throw new Error(`a plugin node '${key}' is already supervised`);
+    const child: Child = { key, args, env, startedAt: 0, attempt: 0, exits: 0, tail: [], stopped: false };
+    this.children.set(key, child);
+    this.spawn(child);
+  }
+
+  has(key: string): boolean {
+    return this.children.has(key);
+  }
+
+  /** How often the node under `key` exited since it was added, and its last lines of output. */
+  state(key: string): { exits: number; running: boolean; tail: string } | null {
+    const c = this.children.get(key);
+    if (!c) return null;
+    return { exits: c.exits, running: !!c.proc && c.proc.exitCode === null && c.proc.signalCode === null, tail: c.tail.join("") };
   }
 
   private spawn(child: Child): void {
-    if (this.stopping) return;
+    if (this.stopping || child.stopped) return;
     const { config } = this.opts;
     const entry = path.join(config.rootDir, "core/src/bin/plugin-node.ts");
-    const proc = spawn(process.execPath, [...process.execArgv, entry, child.id], {
+    const proc = spawn(process.execPath, [...tsxImport(config.rootDir), entry, ...child.args], {
       cwd: config.rootDir,
-      env: childEnv({ TRANSPORTER: this.opts.transporter, NAMESPACE: config.namespace, NODE_ID: undefined, TRANSPORTER_PORT: undefined, PLUGINS_EXTERNAL: undefined, SERVICES: undefined }),
+      env: childEnv({ TRANSPORTER: this.opts.transporter, NAMESPACE: config.namespace, NODE_ID: undefined, TRANSPORTER_PORT: undefined, PLUGINS_EXTERNAL: undefined, SERVICES: undefined, ...child.env }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.proc = proc;
     child.startedAt = Date.now();
-    const prefix = `[plugin ${child.id}] `;
-    const forward = (out: NodeJS.WriteStream) => (b: Buffer) => out.write(b.toString().replace(/^(?=.)/gm, prefix));
+    const prefix = `[plugin ${child.key}] `;
+    const forward = (out: NodeJS.WriteStream) => (b: Buffer) => {
+      const text = b.toString();
+      child.tail.push(text);
+      if (child.tail.length > 40) child.tail.splice(0, child.tail.length - 40);
+      out.write(text.replace(/^(?=.)/gm, prefix));
+    };
     proc.stdout?.on("data", forward(process.stdout));
     proc.stderr?.on("data", forward(process.stderr));
     proc.on("exit", (code, signal) => {
-      child.proc = undefined;
-      if (this.stopping) return;
+      if (child.proc === proc) child.proc = undefined;
+      child.exits++;
+      if (this.stopping || child.stopped) return;
       if (Date.now() - child.startedAt > 60_000) child.attempt = 0;
       const wait = Math.min(this.max, this.min * 2 ** child.attempt++);
-      this.opts.log(`plugin node ${child.id} exited (${signal ?? `code ${code}`}); starting it again in ${Math.round(wait / 100) / 10} s`);
+      this.opts.log(`plugin node ${child.key} exited (${signal ?? `code ${code}`}); starting it again in ${Math.round(wait / 100) / 10} s`);
       child.timer = setTimeout(() => this.spawn(child), wait);
     });
+  }
+
+  private stopChild(c: Child, graceMs: number): Promise<void> {
+    c.stopped = true;
+    return new Promise<void>((resolve) => {
+      clearTimeout(c.timer);
+      const p = c.proc;
+      if (!p || p.exitCode !== null || p.signalCode !== null) return resolve();
+      const kill = setTimeout(() => p.kill("SIGKILL"), graceMs);
+      p.once("exit", () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      p.kill("SIGTERM");
+    });
+  }
+
+  /** Stops the node under `key` and forgets it. */
+  async remove(key: string, graceMs = 8000): Promise<void> {
+    const c = this.children.get(key);
+    if (!c) return;
+    this.children.delete(key);
+    await this.stopChild(c, graceMs);
   }
 
   /** Stops every plugin node (SIGTERM, then SIGKILL after `graceMs`). */
   async stop(graceMs = 8000): Promise<void> {
     this.stopping = true;
-    await Promise.all(
-      [...this.children.values()].map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            clearTimeout(c.timer);
-            const p = c.proc;
-            if (!p || p.exitCode !== null) return resolve();
-            const kill = setTimeout(() => p.kill("SIGKILL"), graceMs);
-            p.once("exit", () => {
-              clearTimeout(kill);
-              resolve();
-            });
-            p.kill("SIGTERM");
-          }),
-      ),
-    );
+    await Promise.all([...this.children.values()].map((c) => this.stopChild(c, graceMs)));
   }
 }

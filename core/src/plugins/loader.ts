@@ -14,6 +14,8 @@ import { PluginRegistry } from "./registry";
 export interface LoadOptions {
   /** Folders whose subfolders are plugins (the repo's plugins/ plus extra ones). */
   dirs: string[];
+  /** Plugin folders of their own, looked at after `dirs` (a plugin installed from the marketplace). */
+  folders?: string[];
   /** How long a plugin service may take to start (default 15 s). */
   startTimeoutMs?: number;
   /**
@@ -75,7 +77,7 @@ export async function loadPlugins(broker: ServiceBroker, opts: LoadOptions): Pro
     opts.onRefused?.({ id, folder, reason });
   };
 
-  for (const folder of listPluginFolders(opts.dirs)) {
+  for (const folder of [...listPluginFolders(opts.dirs), ...(opts.folders ?? [])]) {
     const found = inspectPluginFolder(folder);
     if (opts.only && !opts.only.includes(found.ok ? found.manifest.id : found.id)) continue;
     if (!found.ok) {

@@ -19,6 +19,8 @@ export interface LoadedPlugin {
   channelType?: string;
   /** Runs in a broker node of its own (PLUGINS_EXTERNAL): listed here, started there. */
   external?: boolean;
+  /** Installed from the marketplace: external too, in a node the plugin host supervises. */
+  installed?: boolean;
 }
 
 interface RefusedPlugin {
@@ -55,9 +57,10 @@ export class PluginRegistry {
     return null;
   }
 
-  addLoaded(folder: string, manifest: PluginManifest, major: number, opts: { external?: boolean } = {}): LoadedPlugin {
+  addLoaded(folder: string, manifest: PluginManifest, major: number, opts: { external?: boolean; installed?: boolean } = {}): LoadedPlugin {
     const p: LoadedPlugin = { id: manifest.id, folder, version: manifest.version, major, manifest, service: pluginServiceName(manifest.id, major) };
-    if (opts.external) p.external = true;
+    if (opts.external || opts.installed) p.external = true;
+    if (opts.installed) p.installed = true;
     if (manifest.kind === "channel") p.channelType = channelTypeOf(manifest);
     this.order.push({ kind: "loaded", p });
     const all = [...(this.versions.get(p.id) ?? []), p].sort((a, b) => b.major - a.major);
@@ -66,6 +69,19 @@ export class PluginRegistry {
     this.byId.set(p.id, newest);
     if (newest.channelType) this.byChannelType.set(newest.channelType, newest);
     return p;
+  }
+
+  /**
+   * Forgets every entry of an id, loaded (all majors) or refused (a marketplace plugin
+   * uninstalled or about to be replaced by another version). Answers the loaded ones removed.
+   */
+  remove(id: string): LoadedPlugin[] {
+    const removed = this.versions.get(id) ?? [];
+    for (let i = this.order.length - 1; i >= 0; i--) if (this.order[i].p.id === id) this.order.splice(i, 1);
+    this.versions.delete(id);
+    this.byId.delete(id);
+    for (const [type, p] of this.byChannelType) if (p.id === id) this.byChannelType.delete(type);
+    return removed;
   }
 
   addRefused(p: RefusedPlugin): void {
@@ -121,7 +137,7 @@ export class PluginRegistry {
       const m = e.p.manifest;
       const base = { id: e.p.id, folder: e.p.folder, ...(m ? { version: m.version, kind: m.kind, tier: m.tier } : {}) };
       return e.kind === "loaded"
-        ? { ...base, status: "loaded" as const, major: e.p.major, service: e.p.service, ...(e.p.external ? { external: true } : {}) }
+        ? { ...base, status: "loaded" as const, major: e.p.major, service: e.p.service, ...(e.p.external ? { external: true } : {}), ...(e.p.installed ? { installed: true } : {}) }
         : { ...base, status: "refused" as const, reason: e.p.reason };
     });
   }

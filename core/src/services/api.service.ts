@@ -204,8 +204,18 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
      * from the plugin's UI build) or a file of the built shell (`/` is index.html).
      * Anything else under /api is the API's 404.
      */
+    events: {
+      // A plugin installed, upgraded, rolled back or removed: its UI folder moved.
+      "plugins.installs.changed": {
+        group: `api-plugins-${process.pid}-${Math.random().toString(36).slice(2, 10)}`,
+        handler(this: any) {
+          this.uiDirs?.clear();
+        },
+      },
+    },
     created(this: any) {
       const uiDirs = new Map<string, { dir: string | null; at: number }>();
+      this.uiDirs = uiDirs;
       const uiDirOf = async (id: string): Promise<string | null> => {
         const hit = uiDirs.get(id);
         if (hit && Date.now() - hit.at < 10_000) return hit.dir;

@@ -11,6 +11,7 @@ import {
   PLUGIN_PROFILES,
   PluginProfile,
   PluginsChangedEvent,
+  PluginsInstallsChangedEvent,
   TenantPluginView,
   channelTypeOf,
   emit,
@@ -24,6 +25,7 @@ import { loadPlugins } from "../plugins/loader";
 import { pluginContextOf } from "../plugins/external";
 import { LoadedPlugin, PluginRegistry } from "../plugins/registry";
 import { defineTenantPlugin } from "../plugins/model";
+import { PluginInstalls } from "../plugins/installs";
 
 export interface PluginsServiceOptions {
   /** Extra folders whose subfolders are plugins, besides the repo's plugins/ (tests). */
@@ -35,6 +37,7 @@ export interface PluginsServiceOptions {
 const pluginId = { type: "string", min: 1, max: 64, trim: true } as const;
 const tenantIdParam = { type: "number", integer: true, positive: true, convert: true } as const;
 const majorParam = { type: "number", integer: true, min: 0, optional: true, nullable: true } as const;
+const versionParam = { type: "string", min: 1, max: 64, trim: true } as const;
 
 /** How long a tenant's plugin settings stay in a process's memory (a safety net: changes drop them at once). */
 const STATE_TTL_MS = 5_000;
@@ -66,7 +69,10 @@ const DEFAULT_REMOTE_ENTRY = "remoteEntry.js";
 function remoteEntryUrl(p: LoadedPlugin): string | null {
   const ui = p.manifest.ui;
   const file = ui?.remoteEntry ?? (ui?.exposes.length ? DEFAULT_REMOTE_ENTRY : undefined);
-  return file ? `/api/plugins/${p.id}/remote/${file.replace(/^\.?\//, "")}` : null;
+  if (!file) return null;
+  // An installed plugin changes version while the platform runs: the version in the URL keeps
+  // a browser from mixing an old remote entry with the new chunks.
+  return `/api/plugins/${p.id}/remote/${file.replace(/^\.?\//, "")}${p.installed ? `?v=${encodeURIComponent(p.version)}` : ""}`;
 }
 
 function enabledView(p: LoadedPlugin): EnabledPlugin {
@@ -112,6 +118,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
   const bundledDir = path.join(deps.config.rootDir, "plugins");
   const dirs = [bundledDir, ...(opts.pluginDirs ?? [])];
   let registry = new PluginRegistry();
+  let installs: PluginInstalls | undefined;
   /** Tenant → its plugin settings, read at `at`. */
   const stateCache = new Map<number, { at: number; rows: Map<string, TenantPluginState> }>();
   /** Bumped by every write and drop: a read that overlapped one is not cached. */
@@ -219,6 +226,13 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
     }
   }
 
+  /** Every node forgets what it kept of the plugin (tenants' settings, the gateway's UI folder). */
+  async function afterInstallChange(ctx: Ctx, id: string, version: string | null) {
+    dropState();
+    const evt: PluginsInstallsChangedEvent = { id, version };
+    await emit(ctx, "plugins.installs.changed", evt);
+  }
+
   /** The super's routes: the tenant must exist (404 otherwise). */
   async function assertTenant(ctx: Ctx, tenantId: number): Promise<void> {
     const t = (await ctx.call("tenants.getInternal", { id: tenantId })) as { status: string } | null;
@@ -238,11 +252,30 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         onLoaded: (p) => this.logger.info(`Plugin ${p.external ? "listed (it runs in a plugin node of its own)" : "loaded"}: ${p.id} ${p.version} as ${p.service} (${p.folder})`),
         onRefused: (p) => this.logger.warn(`Plugin refused: ${p.id} (${p.folder}): ${p.reason}`),
       });
+      installs = new PluginInstalls({
+        config: deps.config,
+        sequelize: deps.sequelize,
+        broker: this.broker,
+        log: this.logger,
+        registry: () => registry,
+        isBundledFolder: (folder) => folder.startsWith(bundledDir + path.sep),
+      });
+      await installs.start();
       const refused = registry.records().filter((r) => r.status === "refused").length;
       this.logger.info(`Plugins: ${registry.loaded().length} loaded, ${refused} refused`);
     },
 
+    async stopped() {
+      await installs?.stop();
+    },
+
     events: {
+      "plugins.installs.changed": {
+        group: `plugins-installs-${randomBytes(6).toString("hex")}`,
+        handler() {
+          dropState();
+        },
+      },
       // A group of its own per instance: every node drops its copy of the tenant's settings.
       "plugins.changed": {
         group: `plugins-state-${randomBytes(6).toString("hex")}`,
@@ -384,6 +417,54 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
           await emit(ctx, "plugins.changed", evt);
           await reconcile(this, ctx, tenantId, p.id);
           return { id: p.id, tenantId, decision: ctx.params.allowed, allowed };
+        },
+      },
+
+      // --- plugins installed from the marketplace (super) ----------------------------------------
+      installed: {
+        rest: "GET /plugins/installed",
+        access: "super",
+        params: {},
+        handler() {
+          return installs ? installs.list() : [];
+        },
+      },
+
+      install: {
+        rest: "POST /plugins/installed",
+        access: "super",
+        params: { id: pluginId, version: versionParam },
+        async handler(this: any, ctx: Ctx<{ id: string; version: string }>) {
+          if (!installs) throw new AppError("ERR_PLUGIN_INSTALLS_DISABLED");
+          const view = await installs.install(ctx.params.id, ctx.params.version, ctx.meta.user?.id ?? null);
+          await afterInstallChange(ctx, view.id, view.version);
+          return view;
+        },
+      },
+
+      rollback: {
+        rest: "POST /plugins/installed/:id/rollback",
+        access: "super",
+        resource: "plugins",
+        params: { id: pluginId },
+        async handler(this: any, ctx: Ctx<{ id: string }>) {
+          if (!installs) throw new AppError("ERR_PLUGIN_INSTALLS_DISABLED");
+          const view = await installs.rollback(ctx.params.id, ctx.meta.user?.id ?? null);
+          await afterInstallChange(ctx, view.id, view.version);
+          return view;
+        },
+      },
+
+      uninstall: {
+        rest: "DELETE /plugins/installed/:id",
+        access: "super",
+        resource: "plugins",
+        params: { id: pluginId },
+        async handler(this: any, ctx: Ctx<{ id: string }>) {
+          if (!installs) throw new AppError("ERR_PLUGIN_NOT_INSTALLED", { id: ctx.params.id });
+          const res = await installs.uninstall(ctx.params.id);
+          await afterInstallChange(ctx, res.id, null);
+          return res;
         },
       },
 

@@ -1,0 +1,428 @@
+/**
+ * Plugins installed from the marketplace. The platform level (super) installs a published
+ * version: the archive is fetched from the marketplace service, checked again (checksum,
+ * paths, manifest, core API range), unpacked under DATA_DIR/plugins/<id>/<version>/ and run
+ * by a plugin node of its own (core/src/bin/plugin-node.ts --folder …): third-party code never
+ * runs in the core's process. One version of a plugin runs at a time; the one it replaced is
+ * kept on disk for a rollback. Uninstalling is refused while connections use the plugin.
+ *
+ * A switch (install, upgrade, rollback) stops the running node first, starts the new one and
+ * waits for its service; when it does not come up, the old version is started again and the
+ * install answers ERR_PLUGIN_INSTALL_FAILED with the node's last words. While the switch
+ * runs, the plugin's connections wait like for any plugin that is away (the outbox keeps
+ * their sends) and resume once the new version's service is there.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { randomBytes } from "node:crypto";
+import type { ServiceBroker } from "moleculer";
+import { DataTypes, Model, Sequelize } from "sequelize";
+import * as semver from "semver";
+import { ArchiveError, ArchiveFile, PluginManifest, channelTypeOf, inspectArchive, pluginServiceName } from "@openatende/plugin-sdk";
+import type { AppConfig } from "@openatende/config";
+import { AppError } from "../errors/app-error";
+import { inspectPluginFolder } from "./discovery";
+import { PluginNodeSupervisor, transporterForPluginNodes } from "./external";
+import type { LoadedPlugin, PluginRegistry } from "./registry";
+
+export interface PluginInstallRow {
+  id: number;
+  pluginId: string;
+  version: string;
+  previousVersion: string | null;
+  /** JSON array of every version unpacked on disk. */
+  versions: string;
+  installedBy: number | null;
+  createdAt?: Date;
+  updatedAt?: Date;
+}
+export class PluginInstall extends Model<PluginInstallRow, Partial<PluginInstallRow>> {}
+
+export function definePluginInstall(sequelize: Sequelize): typeof PluginInstall {
+  if (!sequelize.models.PluginInstall) {
+    PluginInstall.init(
+      {
+        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+        pluginId: { type: DataTypes.STRING(64), allowNull: false },
+        version: { type: DataTypes.STRING(64), allowNull: false },
+        previousVersion: { type: DataTypes.STRING(64), allowNull: true },
+        versions: { type: DataTypes.TEXT, allowNull: false },
+        installedBy: { type: DataTypes.INTEGER, allowNull: true },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, modelName: "PluginInstall", tableName: "plugin_installs" },
+    );
+  }
+  return sequelize.models.PluginInstall as typeof PluginInstall;
+}
+
+/** What GET /plugins/installed answers per plugin. */
+export interface InstalledView {
+  id: string;
+  version: string;
+  previousVersion: string | null;
+  versions: string[];
+  kind: string | null;
+  tier: string | null;
+  displayName: Record<string, string> | null;
+  /** Its service is on the broker now. */
+  running: boolean;
+  /** Connections (every tenant) of the channel type it serves. */
+  connections: number;
+}
+
+export interface InstallsOptions {
+  config: AppConfig;
+  sequelize: Sequelize;
+  broker: ServiceBroker;
+  log: { info(m: string): void; warn(m: string): void };
+  /** The plugin host's registry (replaced at its start). */
+  registry(): PluginRegistry;
+  /** True for a plugin folder shipped in the repo's plugins/. */
+  isBundledFolder(folder: string): boolean;
+  /** How long a switched-to version may take to show its service (default 60 s). */
+  startTimeoutMs?: number;
+}
+
+/** A semver version is a safe folder name; anything else is refused before touching the disk. */
+const VERSION_DIR = /^[0-9A-Za-z.+-]{1,64}$/;
+const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+const parseVersions = (raw: string | null | undefined): string[] => {
+  try {
+    const v = JSON.parse(raw ?? "[]");
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+};
+
+const sortVersions = (list: string[]) => [...new Set(list)].sort((a, b) => (semver.valid(a) && semver.valid(b) ? semver.rcompare(a, b) : b.localeCompare(a)));
+
+export class PluginInstalls {
+  private readonly model: typeof PluginInstall;
+  private supervisor: PluginNodeSupervisor | undefined;
+  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly root: string;
+
+  constructor(private readonly o: InstallsOptions) {
+    this.model = definePluginInstall(o.sequelize);
+    this.root = path.join(o.config.dataDir, "plugins");
+  }
+
+  /** Installs can run here: switched on, and a transporter the plugin nodes can join. */
+  get enabled(): boolean {
+    return this.o.config.pluginInstalls && !!this.o.broker.transit;
+  }
+
+  folderOf(id: string, version: string): string {
+    return path.join(this.root, id, version);
+  }
+
+  private key(id: string) {
+    return `installed:${id}`;
+  }
+
+  private nodeEnv(): Record<string, string | undefined> {
+    const c = this.o.config;
+    return {
+      // The bundle requires "moleculer" (the host provides it) from wherever it was unpacked.
+      NODE_PATH: path.join(c.rootDir, "node_modules"),
+      DATA_DIR: c.dataDir,
+      REDIS_URL: c.redisUrl,
+      PUBLIC_URL: c.publicUrl,
+      LOG_LEVEL: c.logLevel,
+      NODE_ENV: c.env,
+      // Never the core's secret: a plugin node signs nothing, and must not read DATA_DIR/.jwt-secret.
+      JWT_SECRET: randomBytes(32).toString("hex"),
+      DATABASE_URL: undefined,
+      PLUGIN_INSTALLS: "false",
+    };
+  }
+
+  private ensureSupervisor(): PluginNodeSupervisor {
+    if (!this.supervisor) {
+      this.supervisor = new PluginNodeSupervisor({
+        config: this.o.config,
+        transporter: transporterForPluginNodes(this.o.config, this.o.broker),
+        log: (m) => this.o.log.info(m),
+      });
+    }
+    return this.supervisor;
+  }
+
+  /** One switch at a time per plugin. */
+  private serial<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.locks.get(id) ?? Promise.resolve();
+    const run = prev.catch(() => undefined).then(fn);
+    const tail = run.catch(() => undefined);
+    this.locks.set(id, tail);
+    void tail.then(() => {
+      if (this.locks.get(id) === tail) this.locks.delete(id);
+    });
+    return run;
+  }
+
+  /**
+   * At the plugin host's start: every installed plugin joins the registry (as running in a
+   * node of its own) and its node is started. A folder that fails its checks is listed as
+   * refused with the reason, and the rest go on.
+   */
+  async start(): Promise<void> {
+    if (!this.enabled) return;
+    const rows = await this.model.findAll({ order: [["pluginId", "ASC"]] });
+    const registry = this.o.registry();
+    for (const row of rows) {
+      const id = row.get("pluginId") as string;
+      const folder = this.folderOf(id, row.get("version") as string);
+      const found = inspectPluginFolder(folder);
+      if (!found.ok) {
+        registry.addRefused({ id, folder, reason: found.reason, manifest: found.manifest });
+        this.o.log.warn(`Installed plugin refused: ${id} (${folder}): ${found.reason}`);
+        continue;
+      }
+      const conflict = registry.conflictOf(found.manifest);
+      if (conflict) {
+        registry.addRefused({ id, folder, reason: conflict, manifest: found.manifest });
+        this.o.log.warn(`Installed plugin refused: ${id} (${folder}): ${conflict}`);
+        continue;
+      }
+      registry.addLoaded(folder, found.manifest, semver.major(found.manifest.version), { installed: true });
+      this.ensureSupervisor().add(this.key(id), ["--folder", folder], this.nodeEnv());
+      this.o.log.info(`Installed plugin ${id} ${found.manifest.version}: starting its plugin node`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.supervisor?.stop();
+  }
+
+  private async row(id: string) {
+    return this.model.findOne({ where: { pluginId: id } });
+  }
+
+  private assertEnabled() {
+    if (!this.enabled) throw new AppError("ERR_PLUGIN_INSTALLS_DISABLED");
+  }
+
+  /** A plugin shipped with the platform owns its id: the marketplace cannot replace it. */
+  private assertNotBundled(id: string) {
+    const reg = this.o.registry();
+    const mine = reg.versionsOf(id).some((p) => this.o.isBundledFolder(p.folder)) || reg.records().some((r) => r.id === id && this.o.isBundledFolder(r.folder));
+    if (mine) throw new AppError("ERR_PLUGIN_BUNDLED", { id });
+  }
+
+  /** Connections of every tenant made with the plugin (a connection's type is the plugin id; older rows may hold the channel type). */
+  private async connectionsOf(manifest: PluginManifest | null | undefined): Promise<number> {
+    if (!manifest || manifest.kind !== "channel") return 0;
+    const [rows] = await this.o.sequelize.query("SELECT COUNT(*) AS n FROM connections WHERE type IN (?, ?)", { replacements: [manifest.id, channelTypeOf(manifest)] });
+    return Number((rows as Array<{ n: number | string }>)[0]?.n ?? 0);
+  }
+
+  async view(row: PluginInstall): Promise<InstalledView> {
+    const id = row.get("pluginId") as string;
+    const p = this.o.registry().get(id);
+    const manifest = p?.manifest ?? this.o.registry().manifestOf(id);
+    return {
+      id,
+      version: row.get("version") as string,
+      previousVersion: (row.get("previousVersion") as string | null) ?? null,
+      versions: sortVersions(parseVersions(row.get("versions") as string)),
+      kind: manifest?.kind ?? null,
+      tier: manifest?.tier ?? null,
+      displayName: (manifest?.displayName as Record<string, string> | undefined) ?? null,
+      running: !!p && this.o.broker.registry.hasService(p.service, undefined as unknown as string),
+      connections: await this.connectionsOf(manifest),
+    };
+  }
+
+  async list(): Promise<InstalledView[]> {
+    const rows = await this.model.findAll({ order: [["pluginId", "ASC"]] });
+    return Promise.all(rows.map((r) => this.view(r)));
+  }
+
+  /** Installs (or upgrades to, or goes back to) a version published in the marketplace. */
+  install(id: string, version: string, by: number | null): Promise<InstalledView> {
+    this.assertEnabled();
+    if (!ID.test(id)) throw new AppError("ERR_VALIDATION", { field: "id", rule: "pattern" });
+    if (!VERSION_DIR.test(version) || !semver.valid(version)) throw new AppError("ERR_VALIDATION", { field: "version", rule: "semver" });
+    this.assertNotBundled(id);
+    return this.serial(id, async () => {
+      const row = await this.row(id);
+      const current = row?.get("version") as string | undefined;
+      if (current === version && this.running(id, version)) throw new AppError("ERR_PLUGIN_ALREADY_INSTALLED", { id, version });
+
+      const got = (await this.o.broker.call("marketplace.archive", { id, version })) as { checksum: string; archive: string };
+      const buf = Buffer.from(got.archive, "base64");
+      let inspected;
+      try {
+        inspected = inspectArchive(buf, { limits: { maxBytes: this.o.config.marketplaceMaxArchiveBytes }, checksum: got.checksum });
+      } catch (err) {
+        if (err instanceof ArchiveError) throw new AppError(err.code, { id, version, ...err.detail });
+        throw err;
+      }
+      const { manifest } = inspected;
+      if (manifest.id !== id || manifest.version !== version) {
+        throw new AppError("ERR_ARCHIVE_MANIFEST_INVALID", { id, version, errors: [`the archive holds ${manifest.id}@${manifest.version}`] });
+      }
+      const folder = this.folderOf(id, version);
+      await this.unpack(inspected.files, folder, got.checksum);
+
+      await this.activate(id, folder, manifest);
+      const versions = sortVersions([...parseVersions(row?.get("versions") as string | undefined), version]);
+      const previousVersion = current && current !== version ? current : ((row?.get("previousVersion") as string | null | undefined) ?? null);
+      if (row) await row.update({ version, previousVersion, versions: JSON.stringify(versions), installedBy: by });
+      else await this.model.create({ pluginId: id, version, previousVersion: null, versions: JSON.stringify(versions), installedBy: by });
+      this.o.log.info(`Plugin ${id} ${version} installed${current && current !== version ? ` (was ${current})` : ""}`);
+      return this.view((await this.row(id))!);
+    });
+  }
+
+  /** Goes back to the version the current one replaced. */
+  rollback(id: string, by: number | null): Promise<InstalledView> {
+    this.assertEnabled();
+    return this.serial(id, async () => {
+      const row = await this.row(id);
+      if (!row) throw new AppError("ERR_PLUGIN_NOT_INSTALLED", { id });
+      const current = row.get("version") as string;
+      const previous = row.get("previousVersion") as string | null;
+      const folder = previous ? this.folderOf(id, previous) : null;
+      if (!previous || !folder || !fs.existsSync(path.join(folder, "package.json"))) throw new AppError("ERR_PLUGIN_ROLLBACK_UNAVAILABLE", { id });
+      const found = inspectPluginFolder(folder);
+      if (!found.ok) throw new AppError("ERR_PLUGIN_INSTALL_FAILED", { id, version: previous, reason: found.reason });
+      await this.activate(id, folder, found.manifest);
+      await row.update({ version: previous, previousVersion: current, installedBy: by });
+      this.o.log.info(`Plugin ${id} rolled back from ${current} to ${previous}`);
+      return this.view((await this.row(id))!);
+    });
+  }
+
+  /** Removes an installed plugin: its node, its files and the tenants' settings of it. */
+  uninstall(id: string): Promise<{ id: string; uninstalled: true }> {
+    return this.serial(id, async () => {
+      const row = await this.row(id);
+      if (!row) throw new AppError("ERR_PLUGIN_NOT_INSTALLED", { id });
+      const manifest = this.o.registry().get(id)?.manifest ?? this.o.registry().manifestOf(id);
+      const connections = await this.connectionsOf(manifest);
+      if (connections > 0) throw new AppError("ERR_PLUGIN_IN_USE", { id, connections });
+      await this.supervisor?.remove(this.key(id));
+      this.o.registry().remove(id);
+      await this.o.sequelize.transaction(async (transaction) => {
+        await row.destroy({ transaction });
+        await this.o.sequelize.query("DELETE FROM tenant_plugins WHERE pluginId = ?", { replacements: [id], transaction });
+      });
+      fs.rmSync(path.join(this.root, id), { recursive: true, force: true });
+      this.o.log.info(`Plugin ${id} uninstalled`);
+      return { id, uninstalled: true as const };
+    });
+  }
+
+  /** The plugin's version `version` is on the broker now (its node answered with its service). */
+  private running(id: string, version: string): boolean {
+    const p = this.o.registry().get(id);
+    return !!p && p.version === version && this.o.broker.registry.hasService(p.service, undefined as unknown as string);
+  }
+
+  /**
+   * Writes the archive's files under `folder` (a sibling temp folder renamed into place). A
+   * folder already there from an earlier install of the same archive is kept.
+   */
+  private async unpack(files: ArchiveFile[], folder: string, checksum: string): Promise<void> {
+    const stamp = path.join(folder, ".checksum");
+    if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8").trim() === checksum) return;
+    const parent = path.dirname(folder);
+    fs.mkdirSync(parent, { recursive: true });
+    const tmp = path.join(parent, `.tmp-${path.basename(folder)}-${randomBytes(4).toString("hex")}`);
+    try {
+      for (const f of files) {
+        const target = path.resolve(tmp, f.path);
+        // readArchive refused unsafe paths already; this is the last line.
+        if (!target.startsWith(tmp + path.sep)) throw new AppError("ERR_ARCHIVE_PATH_UNSAFE", { path: f.path });
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.writeFileSync(target, f.data, { mode: 0o644 });
+      }
+      fs.writeFileSync(path.join(tmp, ".checksum"), `${checksum}\n`);
+      fs.rmSync(folder, { recursive: true, force: true });
+      fs.renameSync(tmp, folder);
+    } catch (err) {
+      fs.rmSync(tmp, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  /**
+   * Makes `folder` the running version of `id`: the old node stops, the registry entry is
+   * swapped, the new node starts and its service must show. On failure the old version
+   * (when there was one) is put back and ERR_PLUGIN_INSTALL_FAILED thrown.
+   */
+  private async activate(id: string, folder: string, manifest: PluginManifest): Promise<void> {
+    const registry = this.o.registry();
+    const found = inspectPluginFolder(folder);
+    if (!found.ok) throw new AppError("ERR_ARCHIVE_MANIFEST_INVALID", { id, errors: [found.reason] });
+    const old: LoadedPlugin[] = registry.versionsOf(id);
+    const supervisor = this.ensureSupervisor();
+    const key = this.key(id);
+    await supervisor.remove(key);
+    await this.waitGone(old.map((p) => p.service));
+    registry.remove(id);
+    const conflict = registry.conflictOf(manifest);
+    if (conflict) {
+      this.restore(old);
+      throw new AppError("ERR_PLUGIN_INSTALL_FAILED", { id, version: manifest.version, reason: conflict });
+    }
+    const major = semver.major(manifest.version);
+    registry.addLoaded(folder, manifest, major, { installed: true });
+    supervisor.add(key, ["--folder", folder], this.nodeEnv());
+    const failure = await this.waitStarted(key, pluginServiceName(id, major));
+    if (failure) {
+      await supervisor.remove(key);
+      registry.remove(id);
+      this.restore(old);
+      throw new AppError("ERR_PLUGIN_INSTALL_FAILED", { id, version: manifest.version, reason: failure });
+    }
+    // One version runs at a time: connections pinned to another major follow the new one.
+    const oldMajor = old[0]?.major;
+    if (manifest.kind === "channel" && oldMajor !== undefined && oldMajor !== major) {
+      await this.o.sequelize.query("UPDATE connections SET pluginMajor = ? WHERE type IN (?, ?) AND pluginMajor IS NOT NULL", { replacements: [major, manifest.id, channelTypeOf(manifest)] });
+    }
+  }
+
+  private restore(old: LoadedPlugin[]) {
+    if (!old.length) return;
+    const registry = this.o.registry();
+    for (const p of old) registry.addLoaded(p.folder, p.manifest, p.major, { installed: true });
+    this.ensureSupervisor().add(this.key(old[0].id), ["--folder", old[0].folder], this.nodeEnv());
+  }
+
+  private async waitGone(services: string[], timeoutMs = 10_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (services.some((s) => this.o.broker.registry.hasService(s, undefined as unknown as string)) && Date.now() < until) await sleep(50);
+  }
+
+  /** Null once the service runs on the node under `key`; the reason it did not otherwise. */
+  private async waitStarted(key: string, service: string): Promise<string | null> {
+    const until = Date.now() + (this.o.startTimeoutMs ?? 60_000);
+    for (;;) {
+      const st = this.supervisor?.state(key);
+      if (!st) return "the plugin node was stopped";
+      if (st.exits > 0) return lastWords(st.tail) || "the plugin node exited";
+      if (this.o.broker.registry.hasService(service, undefined as unknown as string)) return null;
+      if (Date.now() > until) return `its service ${service} did not start within ${Math.round((this.o.startTimeoutMs ?? 60_000) / 1000)} s`;
+      await sleep(100);
+    }
+  }
+}
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** The node's error lines (refused …, failed …), short enough for an error's data. */
+function lastWords(tail: string): string {
+  const lines = tail
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /refused|failed|error|not loaded/i.test(l));
+  return (lines.length ? lines.slice(-3) : tail.split("\n").slice(-3)).join(" | ").slice(0, 500);
+}
