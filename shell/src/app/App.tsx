@@ -77,6 +77,8 @@ export function createRouter() {
             { path: "*", element: <NotFound /> },
           ],
         },
+        { path: "/modulos", element: page(() => import("../pages/modulos/ModulosPage")) },
+        { path: "/marketplace", element: page(() => import("../pages/marketplace/MarketplacePage")) },
         // Routes the enabled plugins' remotes add; anything else is not found.
         { path: "*", element: <PluginPage /> },
       ],

@@ -30,7 +30,14 @@ export function tierForPath(path: string): UiTier | undefined {
   return ROUTE_TIERS[parts[0]];
 }
 
-/** The profile a path needs: everything under /configuracoes is admin only (spec §6). */
+/** The profile each first path segment needs: settings and modules are the tenant admin's, the marketplace the platform's. */
+export const ROUTE_ACCESS: Record<string, UiProfile> = {
+  configuracoes: "admin",
+  modulos: "admin",
+  marketplace: "super",
+};
+
+/** The profile a path needs (undefined: any): /configuracoes and /modulos are admin only (spec §6), /marketplace the super's. */
 export function accessForPath(path: string): UiProfile | undefined {
-  return path.replace(/^\/+/, "").startsWith("configuracoes") ? "admin" : undefined;
+  return ROUTE_ACCESS[path.replace(/^\/+/, "").split("/")[0]];
 }

@@ -143,6 +143,15 @@ export class RootStore {
     if (!s.loggedIn) return;
     await Promise.all([this.checkLicence(), this.checkVersion(), this.settings.load()]);
     void this.realtime.connect({ token: s.token!, sessionId: s.sessionId! });
+    await this.reloadPlugins();
+  }
+
+  /**
+   * (Re)loads the enabled plugins' remotes (GET /plugins/enabled): at the start of a session,
+   * and after an admin switched a module on or off, so the menu, routes and forms follow.
+   */
+  async reloadPlugins() {
+    this.plugins.reset();
     try {
       await (await import("../plugins/remotes")).loadPluginRemotes(this);
     } catch {

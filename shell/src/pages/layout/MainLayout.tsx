@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from "react-router-dom";
 import { useTranslation } from "react-i18next";
 import { Avatar, Badge, Button, ConfigProvider, Drawer, Dropdown, Grid, Layout, Menu, Tag, Tooltip, type MenuProps } from "antd";
 import {
+  AppstoreAddOutlined,
   AppstoreOutlined,
   CheckOutlined,
   ContactsOutlined,
@@ -16,6 +17,7 @@ import {
   MessageOutlined,
   MoonOutlined,
   SettingOutlined,
+  ShopOutlined,
   SunOutlined,
 } from "@ant-design/icons";
 import type { UiLocale } from "@openatende/plugin-sdk/ui";
@@ -156,7 +158,9 @@ const Frame = observer(function Frame({ children }: { children: ReactNode }) {
     },
     { key: "/contatos", icon: <ContactsOutlined />, label: t("layout.menu.contatos") },
     ...pluginItems,
+    ...(root.can("admin") ? [{ key: "/modulos", icon: <AppstoreAddOutlined />, label: t("layout.menu.plugins") }] : []),
     ...(root.can("admin") ? [{ key: "/configuracoes", icon: <SettingOutlined />, label: t("layout.menu.configuracoes") }] : []),
+    ...(root.can("super") ? [{ key: "/marketplace", icon: <ShopOutlined />, label: t("marketplace.menu") }] : []),
   ];
   const selected = [...items.map((i) => String(i?.key))].filter((k) => pathname === k || pathname.startsWith(`${k}/`)).sort((a, b) => b.length - a.length)[0];
   const compact = collapsed && !mobile;

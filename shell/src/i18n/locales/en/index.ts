@@ -11,5 +11,6 @@ import home from "./home";
 import atendimento from "./atendimento";
 import contatos from "./contatos";
 import configuracoes from "./configuracoes";
+import marketplace from "./marketplace";
 
-export default { common, errors, login, layout, home, atendimento, contatos, configuracoes };
+export default { common, errors, login, layout, home, atendimento, contatos, configuracoes, marketplace };
