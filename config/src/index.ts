@@ -91,7 +91,7 @@ export const KNOWN_VARIABLES: Record<string, string> = {
   PUBLIC_URL: "external URL of the product, used in e-mails and licence domain checks",
   NODE_ID: "Moleculer node id (default: hostname-pid)",
   NAMESPACE: "Moleculer namespace shared by the nodes of one deployment (default openatende)",
-  SERVICES: "comma list of service groups this node runs: all, api, core, plugins",
+  SERVICES: "comma list of service groups this node runs: all, api, core, plugins, marketplace",
   TRANSPORTER: "nats://host:port; set it to run in cluster mode. tcp or tcp://host:port/nodeID,… for Moleculer's TCP transporter (plugin nodes of an embedded core)",
   TRANSPORTER_PORT: "port the TCP transporter listens on (default 0: a free port)",
   PLUGINS_EXTERNAL: "comma list of plugin ids that run as their own broker node instead of inside the plugin host (npm start spawns them in embedded mode)",
