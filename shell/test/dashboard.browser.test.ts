@@ -97,7 +97,7 @@ describe("main layout and dashboard", () => {
 
       // The menu: every core page, settings for an admin, the unread badge from the API.
       const menu = await page.locator("[data-testid=main-menu] .ant-menu-item").allInnerTexts();
-      expect(menu.map((m) => m.replace(/\d+/g, "").trim())).toEqual(["Painel", "Atendimentos", "Contatos", "Configurações"]);
+      expect(menu.map((m) => m.replace(/\d+/g, "").trim())).toEqual(["Painel", "Atendimentos", "Contatos", "Módulos", "Configurações"]);
       // The admin's own count (it depends on the caller's queues), through the page's session.
       const unread = await page.evaluate(() => (window as any).__openatende.api.get("/tickets/unread-count"));
       expect(unread.open + unread.pending).toBeGreaterThan(0);
