@@ -190,3 +190,41 @@ test("a customer's message flows through the plugin into a ticket of tenant A, a
   const out = await poll(async () => received.filter((r) => r.text === reply), (r) => r.length === 1, "the reply at the customer's endpoint", 20_000);
   expect(out[0]).toMatchObject({ to: "5511999990000", text: reply, secretHeader: secret });
 });
+
+test("the platform level takes the plugin away from tenant A: A's open screen follows at once, and gets it back", async () => {
+  const page = await newPage(browser);
+  const has = () => page.evaluate((pid) => ((window as any).__openatende?.plugins.enabled ?? []).some((p: { id: string }) => p.id === pid), id);
+  try {
+    await sessionLogin(page, t.url, a.emails.admin, "/configuracoes/canais");
+    await page.waitForSelector('[data-testid="channels-page"]', { timeout: 15_000 });
+    await page.waitForFunction(() => (window as any).__openatende?.plugins.loaded === true, null, { timeout: 15_000 });
+    await page.waitForFunction(() => (window as any).__openatende?.realtime.status === "connected", null, { timeout: 20_000 });
+    expect(await has()).toBe(true);
+    const conn = ((await t.api.get("/connections", adminA2)).body as Array<{ id: number; name: string }>).find((c) => c.name === "Acme SMS")!;
+    const status = page.locator(`[data-testid="channel-status-${conn.id}"]`);
+    await page.evaluate(() => ((window as any).__noReload = true));
+
+    expect((await t.api.put(`/plugins/${id}/tenants/${a.tenantId}`, { allowed: false }, sup)).status).toBe(200);
+    await poll(has, (v) => v === false, "the plugin gone from the open shell", 15_000);
+    await poll(() => status.getAttribute("data-status"), (s) => s === "inactive", "the connection shown inactive", 15_000);
+    await waitText(page.locator(`[data-testid="channel-inactive-reason-${conn.id}"]`), "Módulo não liberado pela revenda");
+    await page.click('[data-testid="channel-new"]');
+    await page.waitForSelector('[data-testid="channel-type-chooser"]');
+    expect(await page.locator(`[data-testid="channel-type-${id}"]`).count()).toBe(0);
+    await shot(page, "plugin-e2e-taken-away");
+    await page.locator(".ant-drawer-close").click();
+    // The messages of a connection taken away are refused, nothing stored.
+    const full = (await t.api.get(`/connections/${conn.id}`, adminA2)).body as { token: string };
+    const refused = await fetch(`${t.url}/api/${result.type}/${full.token}/messages`, { method: "POST", headers: { "content-type": "application/json", "x-webhook-secret": secret }, body: JSON.stringify({ id: "m-9", from: "5511999990000", name: "Carla Souza", text: "ainda aí?" }) });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+
+    expect((await t.api.put(`/plugins/${id}/tenants/${a.tenantId}`, { allowed: true }, sup)).status).toBe(200);
+    await poll(has, (v) => v === true, "the plugin back in the open shell", 15_000);
+    await poll(() => status.getAttribute("data-status"), (s) => s !== "inactive", "the connection active again", 15_000);
+    // All of it without a page load.
+    expect(await page.evaluate(() => (window as any).__noReload)).toBe(true);
+    expect(screenErrors(page)).toEqual([]);
+  } finally {
+    await page.close();
+  }
+});

@@ -26,6 +26,7 @@ import { pluginContextOf } from "../plugins/external";
 import { LoadedPlugin, PluginRegistry } from "../plugins/registry";
 import { defineTenantPlugin } from "../plugins/model";
 import { PluginInstalls } from "../plugins/installs";
+import { pushRealtime, rooms } from "../realtime/push";
 
 export interface PluginsServiceOptions {
   /** Extra folders whose subfolders are plugins, besides the repo's plugins/ (tests). */
@@ -226,11 +227,29 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
     }
   }
 
-  /** Every node forgets what it kept of the plugin (tenants' settings, the gateway's UI folder). */
-  async function afterInstallChange(ctx: Ctx, id: string, version: string | null) {
+  /**
+   * Tells the tenants' open shells that their plugins changed (`<tenantId>:plugins`): they load
+   * the enabled list and the remotes again, so a plugin taken away leaves the screen at once
+   * and a new version's UI replaces the old one.
+   */
+  function pushPluginsChanged(ctx: Ctx, tenantIds: number[], id: string) {
+    for (const tenantId of new Set(tenantIds)) {
+      pushRealtime(ctx, { rooms: [rooms.tenant(tenantId)], event: `${tenantId}:plugins`, payload: { action: "update", id } });
+    }
+  }
+
+  /** The tenants the super allowed a plugin for (an installed plugin is allowed for no one by default). */
+  async function tenantsAllowed(id: string): Promise<number[]> {
+    const rows = await model.findAll({ where: { pluginId: id, allowed: true }, attributes: ["tenantId"] });
+    return rows.map((r) => r.get("tenantId") as number);
+  }
+
+  /** Every node forgets what it kept of the plugin (tenants' settings, the gateway's UI folder); the tenants' shells reload. */
+  async function afterInstallChange(ctx: Ctx, id: string, version: string | null, tenantIds: number[]) {
     dropState();
     const evt: PluginsInstallsChangedEvent = { id, version };
     await emit(ctx, "plugins.installs.changed", evt);
+    pushPluginsChanged(ctx, tenantIds, id);
   }
 
   /** The super's routes: the tenant must exist (404 otherwise). */
@@ -290,6 +309,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         if (!tenantId) return;
         await new Promise((r) => setImmediate(r));
         await reconcile(this, ctx, tenantId);
+        pushPluginsChanged(ctx, [tenantId], "*");
       },
     },
 
@@ -361,6 +381,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
           const evt: PluginsChangedEvent = { tenantId, id: p.id, enabled: ctx.params.enabled };
           await emit(ctx, "plugins.changed", evt);
           await reconcile(this, ctx, tenantId, p.id);
+          pushPluginsChanged(ctx, [tenantId], p.id);
           return { id: p.id, enabled: ctx.params.enabled };
         },
       },
@@ -416,6 +437,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
           const evt: PluginsChangedEvent = { tenantId, id: p.id, enabled: st?.enabled ?? true, allowed };
           await emit(ctx, "plugins.changed", evt);
           await reconcile(this, ctx, tenantId, p.id);
+          pushPluginsChanged(ctx, [tenantId], p.id);
           return { id: p.id, tenantId, decision: ctx.params.allowed, allowed };
         },
       },
@@ -437,7 +459,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         async handler(this: any, ctx: Ctx<{ id: string; version: string }>) {
           if (!installs) throw new AppError("ERR_PLUGIN_INSTALLS_DISABLED");
           const view = await installs.install(ctx.params.id, ctx.params.version, ctx.meta.user?.id ?? null);
-          await afterInstallChange(ctx, view.id, view.version);
+          await afterInstallChange(ctx, view.id, view.version, await tenantsAllowed(view.id));
           return view;
         },
       },
@@ -450,7 +472,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         async handler(this: any, ctx: Ctx<{ id: string }>) {
           if (!installs) throw new AppError("ERR_PLUGIN_INSTALLS_DISABLED");
           const view = await installs.rollback(ctx.params.id, ctx.meta.user?.id ?? null);
-          await afterInstallChange(ctx, view.id, view.version);
+          await afterInstallChange(ctx, view.id, view.version, await tenantsAllowed(view.id));
           return view;
         },
       },
@@ -462,8 +484,9 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         params: { id: pluginId },
         async handler(this: any, ctx: Ctx<{ id: string }>) {
           if (!installs) throw new AppError("ERR_PLUGIN_NOT_INSTALLED", { id: ctx.params.id });
+          const allowedFor = await tenantsAllowed(ctx.params.id);
           const res = await installs.uninstall(ctx.params.id);
-          await afterInstallChange(ctx, res.id, null);
+          await afterInstallChange(ctx, res.id, null, allowedFor);
           return res;
         },
       },

@@ -32,6 +32,9 @@ export function tierAtLeast(have: UiTier, need: UiTier): boolean {
 }
 
 /** The stores, the API client, i18n, the plugin registry and the socket: one per page load. */
+/** The subscription to the tenant's plugin changes (outside the observable store). */
+const pluginFollow: { off?: () => void } = {};
+
 export class RootStore {
   readonly session: SessionStore;
   readonly ui = new UiStore();
@@ -143,7 +146,27 @@ export class RootStore {
     if (!s.loggedIn) return;
     await Promise.all([this.checkLicence(), this.checkVersion(), this.settings.load()]);
     void this.realtime.connect({ token: s.token!, sessionId: s.sessionId! });
+    this.followPluginChanges(s.tenantId!);
     await this.reloadPlugins();
+  }
+
+  /**
+   * `<tenantId>:plugins` (core plugins.service): a module switched, allowed or taken away by
+   * the platform level, installed in a new version or removed, or a new licence. The enabled
+   * list and the remotes load again (once for a burst of events), so the screen follows.
+   */
+  private followPluginChanges(tenantId: number) {
+    pluginFollow.off?.();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = this.realtime.on(`${tenantId}:plugins`, () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void this.reloadPlugins(), 300);
+    });
+    pluginFollow.off = () => {
+      clearTimeout(timer);
+      off();
+      pluginFollow.off = undefined;
+    };
   }
 
   /**
@@ -200,6 +223,7 @@ export class RootStore {
       /* the session ends here either way */
     }
     this.realtime.disconnect();
+    pluginFollow.off?.();
     this.plugins.reset();
     this.settings.reset();
     this.session.clear();
