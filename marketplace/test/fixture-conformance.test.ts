@@ -15,4 +15,13 @@ const plugin = findDefinedPlugin(require(path.join(folder, "dist/server/index.js
 
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
-runChannelConformance({ plugin, settings: { echo: false } });
+runChannelConformance({
+  plugin,
+  settings: { echo: false },
+  driver: {
+    // The provider hands over a customer's message; the same key again is its redelivery.
+    async triggerInbound(broker, ref, key) {
+      await broker.call(`v${plugin.major}.${plugin.id}.deliver`, { ...ref, providerMessageId: key, from: "5511988887777", body: `hello ${key}` });
+    },
+  },
+});

@@ -160,6 +160,16 @@ const schema = {
         return { ok: true, detail: "echo" };
       },
     },
+    /** The provider delivers a customer's message (the conformance kit's inbound driver; a redelivery carries the same id). */
+    deliver: {
+      visibility: "public",
+      params: Object.assign({}, ref, { providerMessageId: { type: "string", min: 1 }, from: { type: "string", min: 1 }, body: { type: "string", min: 1 } }),
+      async handler(ctx) {
+        const { tenantId, connectionId, providerMessageId, from, body } = ctx.params;
+        await tellCore(ctx, "channels.inbound", { tenantId, connectionId, providerMessageId, timestamp: Date.now(), from: { externalId: from }, body }, this.logger);
+        return { delivered: true };
+      },
+    },
     /** What was sent, oldest first (tests). */
     sent: {
       visibility: "public",
