@@ -80,17 +80,33 @@ describe("channel connections across core restarts", () => {
       ids.push(r.body.id);
     }
     expect(((await core.broker.call("outbox.list", { connectionId: c.id })) as Array<{ messageId: number }>).map((w) => w.messageId)).toEqual(ids);
-    expect(textsAtTelegram().filter((x) => /^w\d$/.test(x))).toEqual([]);
+    expect(textsAtTelegram().filter((x) => /^w\d/.test(x))).toEqual([]);
+    // Changed while waiting: w2 goes out with its new text, w3 (deleted) never goes out.
+    const edited = await t.api.post(`/messagesEdit/${ids[1]}`, { body: "w2 editado" }, f.agent);
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ body: "w2 editado", isEdited: true, status: "pending" });
+    const deleted = await t.api.del(`/messages/${ids[2]}`, f.agent);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.isDeleted).toBe(true);
+    expect(((await core.broker.call("outbox.list", { connectionId: c.id })) as Array<{ messageId: number }>).map((w) => w.messageId)).toEqual(ids.slice(0, 2));
 
     await restartCore();
     await waitFor("connected after the restart", async () => (await t.api.get(`/connections/${c.id}`, f.admin)).body.status === "connected", 15_000);
-    await waitFor("the waiting messages at Telegram", async () => textsAtTelegram().filter((x) => /^w\d$/.test(x)).length >= 3, 15_000);
+    await waitFor("the waiting messages at Telegram", async () => textsAtTelegram().filter((x) => /^w\d/.test(x)).length >= 2, 15_000);
     await sleep(2500);
-    expect(textsAtTelegram().filter((x) => /^w\d$/.test(x))).toEqual(["w1", "w2", "w3"]);
-    const mine = (await messagesOf(t, f.agent, ticketId)).filter((m) => /^w\d$/.test(m.body ?? ""));
-    expect(mine.map((m) => [m.id, m.status])).toEqual(ids.map((id) => [id, "sent"]));
-    expect(mine.every((m) => m.providerId)).toBe(true);
+    expect(textsAtTelegram().filter((x) => /^w\d/.test(x))).toEqual(["w1", "w2 editado"]);
+    const mine = (await messagesOf(t, f.agent, ticketId)).filter((m) => ids.includes(m.id));
+    expect(mine.map((m) => [m.id, m.status, m.isDeleted])).toEqual([
+      [ids[0], "sent", false],
+      [ids[1], "sent", false],
+      [ids[2], "failed", true],
+    ]);
+    expect(mine.slice(0, 2).every((m) => m.providerId)).toBe(true);
+    expect(mine[2].providerId).toBeFalsy();
     expect(await core.broker.call("outbox.list", { connectionId: c.id })).toEqual([]);
+    // Once sent, an edit goes to the channel like any other.
+    expect((await t.api.post(`/messagesEdit/${ids[0]}`, { body: "w1 editado" }, f.agent)).status).toBe(200);
+    await waitFor("the edit at Telegram", async () => api.sends(c.bot.token, { method: "editMessageText" }).some((x) => x.params.text === "w1 editado"), 10_000);
   }, 60_000);
 
   it("an admin's disconnect is kept: the next core does not connect it again", async () => {

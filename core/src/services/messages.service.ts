@@ -240,10 +240,13 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           if (!msg.fromMe || msg.userId !== ctx.meta.user!.id || msg.mediaType || msg.isDeleted || msg.status === "failed") {
             throw new AppError("ERR_MESSAGE_EDIT_NOT_ALLOWED");
           }
-          if (msg.providerId) {
+          // Still waiting for its channel: the new text goes out instead (or, sent meanwhile, is edited there).
+          const providerId = msg.providerId ?? (await this.reviseWaiting(ctx, msg, { body: ctx.params.body })).providerId;
+          if (providerId) {
             const { service, connection } = await channelService(ctx, msg.connectionId);
             const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
-            await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message: { kind: "edit", targetProviderId: msg.providerId, body: ctx.params.body } satisfies OutboundMessage, messageId: msg.id });
+            // No messageId: that is the idempotency key of the message's own send, which an edit is not.
+            await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message: { kind: "edit", targetProviderId: providerId, body: ctx.params.body } satisfies OutboundMessage });
           }
           await model.update({ body: ctx.params.body, isEdited: true }, { where: { id: msg.id, tenantId: msg.tenantId } });
           const updated = view({ ...msg, body: ctx.params.body, isEdited: true });
@@ -262,13 +265,17 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           if (!msg.fromMe) throw new AppError("ERR_NO_PERMISSION");
           if (Date.now() - new Date(msg.createdAt).getTime() > DELETE_WINDOW_MS) throw new AppError("ERR_MESSAGE_TOO_OLD_TO_DELETE");
           if (msg.isDeleted) return view(msg);
-          if (msg.providerId) {
+          // Still waiting for its channel: it never goes out (or, sent meanwhile, is deleted there).
+          const waiting = msg.providerId ? null : await this.reviseWaiting(ctx, msg, { drop: true });
+          const providerId = msg.providerId ?? waiting?.providerId ?? null;
+          if (providerId) {
             const { service, connection } = await channelService(ctx, msg.connectionId);
             const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
-            await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message: { kind: "delete", targetProviderId: msg.providerId } satisfies OutboundMessage, messageId: msg.id });
+            await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message: { kind: "delete", targetProviderId: providerId } satisfies OutboundMessage });
           }
-          await model.update({ isDeleted: true }, { where: { id: msg.id, tenantId: msg.tenantId } });
-          const updated = view({ ...msg, isDeleted: true });
+          const patch: Partial<MessageRow> = waiting?.dropped ? { isDeleted: true, status: "failed", failReason: "deleted before it was sent" } : { isDeleted: true };
+          await model.update(patch, { where: { id: msg.id, tenantId: msg.tenantId } });
+          const updated = view({ ...msg, ...patch });
           await emit(ctx, ticket, "update", updated);
           return updated;
         },
@@ -285,7 +292,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           if (msg.providerId) {
             const { service, connection } = await channelService(ctx, msg.connectionId);
             const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
-            await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message: { kind: "reaction", targetProviderId: msg.providerId, emoji: ctx.params.emoji } satisfies OutboundMessage, messageId: msg.id });
+            await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message: { kind: "reaction", targetProviderId: msg.providerId, emoji: ctx.params.emoji } satisfies OutboundMessage });
           }
           const by = `user:${ctx.meta.user!.id}`;
           const reactions = [...(msg.reactions ?? []).filter((r: { by: string }) => r.by !== by), { by, emoji: ctx.params.emoji }];
@@ -462,6 +469,20 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           throw new AppError("ERR_MESSAGE_NOT_FOUND", { id });
         }
         return { msg, ticket };
+      },
+      /**
+       * An edit or deletion of a message that has no provider id yet: while it waits in the
+       * outbox, the waiting send is changed (new text) or dropped; when it is not waiting (the
+       * outbox handed it over meanwhile) the provider id it got is answered, for the edit or
+       * deletion to go to the channel.
+       */
+      async reviseWaiting(this: any, ctx: Ctx, msg: MessageRow, change: { body?: string; drop?: boolean }): Promise<{ dropped: boolean; providerId: string | null }> {
+        if (!msg.connectionId || msg.status !== "pending") return { dropped: false, providerId: null };
+        const r = (await ctx.call("outbox.revise", { connectionId: msg.connectionId, messageId: msg.id, ...change })) as { waiting: boolean | null; dropped?: boolean };
+        if (r.waiting === null) throw new AppError("ERR_PLUGIN_UNAVAILABLE", { id: msg.id });
+        if (r.waiting || r.dropped) return { dropped: !!r.dropped, providerId: null };
+        const now = await model.findOne({ where: { id: msg.id, tenantId: msg.tenantId }, attributes: ["providerId"] });
+        return { dropped: false, providerId: (now?.get("providerId") as string | null) ?? null };
       },
       /**
        * Hands an outgoing message to its channel plugin; answers what to record, or null when

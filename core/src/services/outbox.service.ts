@@ -301,6 +301,36 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
           return { waiting: true };
         },
       },
+      /**
+       * An agent edited or deleted a message that still waits here: the new text goes out
+       * instead of the old one, or the message never goes out. Holds the connection's lock, so a
+       * flush that is handing the message over finishes first (then the message is not waiting
+       * any more and its edit or deletion goes to the plugin like any other). `waiting: null`:
+       * the lock stayed busy (the plugin is handing it over too slowly to wait for).
+       */
+      revise: {
+        visibility: "public",
+        params: { connectionId: id, messageId: id, body: { type: "string", optional: true, max: 65536 }, drop: { type: "boolean", optional: true } },
+        async handler(ctx: Ctx<{ connectionId: number; messageId: number; body?: string; drop?: boolean }>) {
+          const { connectionId, messageId, body, drop } = ctx.params;
+          const res = await withLock(
+            connectionId,
+            async () => {
+              const row = await model.findOne({ where: { messageId } });
+              if (!row) return { waiting: false as const };
+              if (drop) {
+                await row.destroy();
+                return { waiting: false as const, dropped: true };
+              }
+              const payload = row.get("payload") as OutboxPayload;
+              if (body !== undefined) await row.update({ payload: { ...payload, message: { ...payload.message, body } as OutboxPayload["message"] } });
+              return { waiting: true as const };
+            },
+            10_000,
+          );
+          return res ?? { waiting: null };
+        },
+      },
       /** The waiting messages (of a connection, or all), in sending order. */
       list: {
         visibility: "public",

@@ -55,6 +55,8 @@ export interface MessageView {
   failReason: string | null;
   quotedMsgId: number | null;
   timestamp: number;
+  isDeleted?: boolean;
+  isEdited?: boolean;
 }
 
 /** The tenant's open or pending tickets whose contact has this name. */

@@ -24,7 +24,8 @@ import { clockTime, linkify } from "./format";
 export const REACTIONS = ["👍", "❤️", "😂", "😮", "😢", "🙏"];
 
 export function StatusTicks({ m, label }: { m: Message; label: (k: string) => string }) {
-  if (!m.fromMe) return null;
+  // A deleted message shows as deleted, whatever became of it on its way.
+  if (!m.fromMe || m.isDeleted) return null;
   if (m.local?.state === "sending" || m.status === "pending") return <ClockCircleOutlined className="oa-tick is-pending" aria-label={label("pending")} />;
   if (m.local?.state === "failed" || m.status === "failed") return <ExclamationCircleFilled className="oa-tick is-failed" aria-label={label("failed")} />;
   if (m.status === "sent") return <CheckOutlined className="oa-tick is-sent" aria-label={label("sent")} />;
@@ -83,7 +84,7 @@ export const MessageBubble = memo(function MessageBubble(p: BubbleProps) {
   const { t } = useTranslation();
   const { m } = p;
   const out = m.fromMe;
-  const failed = m.local?.state === "failed" || m.status === "failed";
+  const failed = (m.local?.state === "failed" || m.status === "failed") && !m.isDeleted;
   const local = !!m.local;
   const reactions = groupReactions(m.reactions);
 
