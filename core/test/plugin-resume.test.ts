@@ -109,6 +109,43 @@ describe("channel connections across core restarts", () => {
     await waitFor("the edit at Telegram", async () => api.sends(c.bot.token, { method: "editMessageText" }).some((x) => x.params.text === "w1 editado"), 10_000);
   }, 60_000);
 
+  it("an edit, a reaction and a deletion of sent messages made while the plugin is away wait, and go out once it is back", async () => {
+    const sent = (await messagesOf(t, f.agent, ticketId)).filter((m) => m.fromMe && m.status === "sent" && m.providerId && !m.isDeleted);
+    const [first, second] = sent.slice(-2);
+    const svc = core.broker.getLocalService({ name: "channel-telegram", version: 1 });
+    await core.broker.destroyService(svc);
+    await waitFor("shown disconnected", async () => (await t.api.get(`/connections/${c.id}`, f.admin)).body.status === "disconnected", 10_000);
+    const before = Date.now();
+    // Shown at once on the platform; two edits while away: only the last one goes out.
+    expect((await t.api.post(`/messagesEdit/${first.id}`, { body: "primeira versão" }, f.agent)).status).toBe(200);
+    const edited = await t.api.post(`/messagesEdit/${first.id}`, { body: "versão final" }, f.agent);
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ body: "versão final", isEdited: true, status: "sent" });
+    expect((await t.api.post(`/messagesReaction/${first.id}`, { emoji: "👍" }, f.agent)).status).toBe(200);
+    expect((await t.api.del(`/messages/${second.id}`, f.agent)).body.isDeleted).toBe(true);
+    const waiting = (await core.broker.call("outbox.list", { connectionId: c.id })) as Array<{ messageId: number; op: string }>;
+    expect(waiting.map((w) => [w.messageId, w.op]).sort()).toEqual([
+      [first.id, "edit"],
+      [first.id, "reaction"],
+      [second.id, "delete"],
+    ].sort());
+    expect(callsSince(before, "editMessageText") + callsSince(before, "setMessageReaction") + callsSince(before, "deleteMessage")).toBe(0);
+
+    await restartCore();
+    await waitFor("the changes at Telegram", async () => callsSince(before, "deleteMessage") >= 1 && callsSince(before, "setMessageReaction") >= 1 && callsSince(before, "editMessageText") >= 1, 20_000);
+    await sleep(2000);
+    const edits = api.calls.filter((x) => x.token === c.bot.token && x.method === "editMessageText" && x.at >= before);
+    expect(edits.map((x) => x.params.text)).toEqual(["versão final"]);
+    expect(callsSince(before, "setMessageReaction")).toBe(1);
+    expect(callsSince(before, "deleteMessage")).toBe(1);
+    expect(await core.broker.call("outbox.list", { connectionId: c.id })).toEqual([]);
+    const now = (await messagesOf(t, f.agent, ticketId)).filter((m) => m.id === first.id || m.id === second.id);
+    expect(now.map((m) => [m.id, m.status, !!m.isDeleted])).toEqual([
+      [first.id, "sent", false],
+      [second.id, "sent", true],
+    ]);
+  }, 90_000);
+
   it("an admin's disconnect is kept: the next core does not connect it again", async () => {
     expect((await t.api.post(`/connections/${c.id}/disconnect`, {}, f.admin)).body.status).toBe("disconnected");
     const before = Date.now();

@@ -13,8 +13,16 @@ export interface OutboxPayload {
   message: OutboundMessage;
 }
 
+/**
+ * What a row hands over: the message itself ("send"), or a change of a message already sent
+ * (its payload's message is an edit, reaction or delete naming the provider's id).
+ */
+export type OutboxOp = "send" | "edit" | "reaction" | "delete";
+export const OUTBOX_OPS: readonly OutboxOp[] = ["send", "edit", "reaction", "delete"];
+
 export interface OutboxRow {
   id: number;
+  op: OutboxOp;
   tenantId: number;
   connectionId: number;
   ticketId: number;
@@ -41,6 +49,7 @@ export function defineOutbox(sequelize: Sequelize): typeof OutboxEntry {
         connectionId: { type: DataTypes.INTEGER, allowNull: false },
         ticketId: { type: DataTypes.INTEGER, allowNull: false },
         messageId: { type: DataTypes.BIGINT, allowNull: false, get: asNumber("messageId") },
+        op: { type: DataTypes.STRING(16), allowNull: false, defaultValue: "send" },
         payload: jsonColumn<OutboxPayload | null>("payload", null),
         attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         lastError: { type: DataTypes.STRING(255), allowNull: true },

@@ -242,12 +242,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           }
           // Still waiting for its channel: the new text goes out instead (or, sent meanwhile, is edited there).
           const providerId = msg.providerId ?? (await this.reviseWaiting(ctx, msg, { body: ctx.params.body })).providerId;
-          if (providerId) {
-            const { service, connection } = await channelService(ctx, msg.connectionId);
-            const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
-            // No messageId: that is the idempotency key of the message's own send, which an edit is not.
-            await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message: { kind: "edit", targetProviderId: providerId, body: ctx.params.body } satisfies OutboundMessage });
-          }
+          if (providerId) await this.relayChange(ctx, ticket, msg, "edit", { kind: "edit", targetProviderId: providerId, body: ctx.params.body });
           await model.update({ body: ctx.params.body, isEdited: true }, { where: { id: msg.id, tenantId: msg.tenantId } });
           const updated = view({ ...msg, body: ctx.params.body, isEdited: true });
           await emit(ctx, ticket, "update", updated);
@@ -268,11 +263,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           // Still waiting for its channel: it never goes out (or, sent meanwhile, is deleted there).
           const waiting = msg.providerId ? null : await this.reviseWaiting(ctx, msg, { drop: true });
           const providerId = msg.providerId ?? waiting?.providerId ?? null;
-          if (providerId) {
-            const { service, connection } = await channelService(ctx, msg.connectionId);
-            const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
-            await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message: { kind: "delete", targetProviderId: providerId } satisfies OutboundMessage });
-          }
+          if (providerId) await this.relayChange(ctx, ticket, msg, "delete", { kind: "delete", targetProviderId: providerId });
           const patch: Partial<MessageRow> = waiting?.dropped ? { isDeleted: true, status: "failed", failReason: "deleted before it was sent" } : { isDeleted: true };
           await model.update(patch, { where: { id: msg.id, tenantId: msg.tenantId } });
           const updated = view({ ...msg, ...patch });
@@ -289,11 +280,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
         async handler(this: any, ctx: Ctx<{ id: number; emoji: string }>) {
           const { msg, ticket } = await this.loadOwnedMessage(ctx, ctx.params.id);
           if (msg.isDeleted) throw new AppError("ERR_MESSAGE_NOT_FOUND");
-          if (msg.providerId) {
-            const { service, connection } = await channelService(ctx, msg.connectionId);
-            const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
-            await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message: { kind: "reaction", targetProviderId: msg.providerId, emoji: ctx.params.emoji } satisfies OutboundMessage });
-          }
+          if (msg.providerId) await this.relayChange(ctx, ticket, msg, "reaction", { kind: "reaction", targetProviderId: msg.providerId, emoji: ctx.params.emoji });
           const by = `user:${ctx.meta.user!.id}`;
           const reactions = [...(msg.reactions ?? []).filter((r: { by: string }) => r.by !== by), { by, emoji: ctx.params.emoji }];
           await model.update({ reactions }, { where: { id: msg.id, tenantId: msg.tenantId } });
@@ -469,6 +456,33 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           throw new AppError("ERR_MESSAGE_NOT_FOUND", { id });
         }
         return { msg, ticket };
+      },
+      /**
+       * Hands a change of a message already sent (edit, reaction, deletion) to its channel. No
+       * messageId: that keys the message's own send, which this is not. When the plugin is away
+       * (or an earlier change of the message still waits), the change waits in the outbox and
+       * goes out when the plugin is back; the platform shows it at once either way.
+       */
+      async relayChange(this: any, ctx: Ctx, ticket: TicketRow, msg: MessageRow, op: "edit" | "reaction" | "delete", message: OutboundMessage): Promise<void> {
+        let away: unknown = null;
+        try {
+          if (await ctx.call("outbox.waits", { connectionId: msg.connectionId, messageId: msg.id })) away = "ERR_OUTBOX_WAITING";
+          else {
+            const { service, connection } = await channelService(ctx, msg.connectionId);
+            const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+            await ctx.call(`${service}.send`, { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message });
+            return;
+          }
+        } catch (err) {
+          if (!isPluginAway(err)) throw err;
+          away = err;
+        }
+        const connection = (await ctx.call("connections.getInternal", { id: msg.connectionId })) as { id: number; type: string } | null;
+        if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
+        const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+        const reason = reasonOf(away);
+        await ctx.call("outbox.enqueue", { tenantId: ticket.tenantId, connectionId: connection.id, ticketId: ticket.id, messageId: msg.id, op, payload: { to: { externalId: to }, message }, reason });
+        this.logger.info(`message ${msg.id}: its ${op} waits for its channel (${reason})`);
       },
       /**
        * An edit or deletion of a message that has no provider id yet: while it waits in the

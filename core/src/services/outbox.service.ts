@@ -4,7 +4,7 @@ import type { ServiceBroker, ServiceSchema } from "moleculer";
 import type { PluginRecord, SendResult, StatusResult } from "@openatende/plugin-sdk";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
-import { defineOutbox, isPluginAway, OutboxPayload, OutboxRow, reasonOf } from "../plugins/outbox";
+import { defineOutbox, isPluginAway, OUTBOX_OPS, OutboxOp, OutboxPayload, OutboxRow, reasonOf } from "../plugins/outbox";
 import { watchPluginNodes } from "../plugins/external";
 
 interface ConnectionInfo {
@@ -213,31 +213,47 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
         if (!rows.length) return 0;
         if (!c) {
           // The connection is gone: its messages cannot leave any more.
-          for (const r of rows) await settle(r.get({ plain: true }) as OutboxRow, { status: "failed", failReason: "ERR_CONNECTION_NOT_FOUND" });
+          for (const r of rows) {
+            const row = r.get({ plain: true }) as OutboxRow;
+            if ((row.op ?? "send") === "send") await settle(row, { status: "failed", failReason: "ERR_CONNECTION_NOT_FOUND" });
+            else await model.destroy({ where: { id: row.id } });
+          }
           return 0;
         }
+        // A message's own send goes before the changes made to it after it was sent.
+        const opOrder = (o: OutboxRow) => OUTBOX_OPS.indexOf(o.op ?? "send");
+        const plain = rows.map((r) => r.get({ plain: true }) as OutboxRow).sort((a, b) => a.ticketId - b.ticketId || a.messageId - b.messageId || opOrder(a) - opOrder(b));
         if (c.status !== "connected") return 0;
         const plugin = (await broker.call("plugins.channelFor", { type: c.type }).catch(() => null)) as { service: string } | null;
         if (!plugin) return 0;
         const byTicket = new Map<number, OutboxRow[]>();
-        for (const r of rows) {
-          const row = r.get({ plain: true }) as OutboxRow;
-          byTicket.set(row.ticketId, [...(byTicket.get(row.ticketId) ?? []), row]);
-        }
+        for (const row of plain) byTicket.set(row.ticketId, [...(byTicket.get(row.ticketId) ?? []), row]);
         let sent = 0;
         await Promise.all(
           [...byTicket.values()].map(async (list) => {
             for (const row of list) {
+              const op = row.op ?? "send";
               try {
-                const res = (await broker.call(`${plugin.service}.send`, { tenantId: row.tenantId, connectionId: row.connectionId, ...row.payload, messageId: row.messageId })) as SendResult;
-                await settle(row, { status: "sent", providerId: res.providerMessageId });
+                if (op === "send") {
+                  const res = (await broker.call(`${plugin.service}.send`, { tenantId: row.tenantId, connectionId: row.connectionId, ...row.payload, messageId: row.messageId })) as SendResult;
+                  await settle(row, { status: "sent", providerId: res.providerMessageId });
+                } else {
+                  // A change of a message sent before: no messageId (that keys the message's own send).
+                  await broker.call(`${plugin.service}.send`, { tenantId: row.tenantId, connectionId: row.connectionId, ...row.payload });
+                  await model.destroy({ where: { id: row.id } });
+                }
                 sent++;
               } catch (err) {
                 if (isPluginAway(err)) {
                   await model.update({ attempts: row.attempts + 1, lastError: reasonOf(err) }, { where: { id: row.id } });
                   return;
                 }
-                await settle(row, { status: "failed", failReason: reasonOf(err) });
+                if (op === "send") await settle(row, { status: "failed", failReason: reasonOf(err) });
+                else {
+                  // The channel refused the change (too old to edit, say): the platform keeps it.
+                  logger.warn(`message ${row.messageId}: the waiting ${op} was refused by the channel: ${reasonOf(err)}`);
+                  await model.destroy({ where: { id: row.id } });
+                }
               }
             }
           }),
@@ -281,22 +297,39 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
       /** Whether a new message of the connection must wait behind the outbox. */
       waits: {
         visibility: "public",
-        params: { connectionId: id },
-        async handler(ctx: Ctx<{ connectionId: number }>): Promise<boolean> {
+        // With messageId: whether a change of that message must wait behind one of its own still waiting.
+        params: { connectionId: id, messageId: { ...id, optional: true } },
+        async handler(ctx: Ctx<{ connectionId: number; messageId?: number }>): Promise<boolean> {
           if (resuming.has(ctx.params.connectionId)) return true;
-          return !!(await model.findOne({ where: { connectionId: ctx.params.connectionId }, attributes: ["id"] }));
+          const where = ctx.params.messageId ? { connectionId: ctx.params.connectionId, messageId: ctx.params.messageId } : { connectionId: ctx.params.connectionId };
+          return !!(await model.findOne({ where, attributes: ["id"] }));
         },
       },
-      /** Puts a message in the outbox (once per message id). */
+      /**
+       * Puts a message in the outbox (once per message id), or a change of a message already
+       * sent (`op` edit, reaction or delete; a later one of the same kind replaces the one
+       * waiting, and a deletion makes the waiting edit and reaction moot).
+       */
       enqueue: {
         visibility: "public",
-        params: { tenantId: id, connectionId: id, ticketId: id, messageId: id, payload: { type: "object" }, reason: { type: "string", optional: true, max: 255 } },
-        async handler(ctx: Ctx<{ tenantId: number; connectionId: number; ticketId: number; messageId: number; payload: OutboxPayload; reason?: string }>) {
+        params: {
+          tenantId: id,
+          connectionId: id,
+          ticketId: id,
+          messageId: id,
+          op: { type: "enum", values: [...OUTBOX_OPS], optional: true },
+          payload: { type: "object" },
+          reason: { type: "string", optional: true, max: 255 },
+        },
+        async handler(ctx: Ctx<{ tenantId: number; connectionId: number; ticketId: number; messageId: number; op?: OutboxOp; payload: OutboxPayload; reason?: string }>) {
           const p = ctx.params;
+          const op = p.op ?? "send";
+          if (op === "delete") await model.destroy({ where: { messageId: p.messageId, op: ["edit", "reaction"] } });
           try {
-            await model.create({ tenantId: p.tenantId, connectionId: p.connectionId, ticketId: p.ticketId, messageId: p.messageId, payload: p.payload, attempts: 0, lastError: p.reason ?? null });
+            await model.create({ tenantId: p.tenantId, connectionId: p.connectionId, ticketId: p.ticketId, messageId: p.messageId, op, payload: p.payload, attempts: 0, lastError: p.reason ?? null });
           } catch (err) {
             if (!(err instanceof UniqueConstraintError)) throw err;
+            if (op !== "send") await model.update({ payload: p.payload, lastError: p.reason ?? null }, { where: { messageId: p.messageId, op } });
           }
           return { waiting: true };
         },
@@ -316,7 +349,7 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
           const res = await withLock(
             connectionId,
             async () => {
-              const row = await model.findOne({ where: { messageId } });
+              const row = await model.findOne({ where: { messageId, op: "send" } });
               if (!row) return { waiting: false as const };
               if (drop) {
                 await row.destroy();
@@ -336,10 +369,10 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
         visibility: "public",
         params: { connectionId: { ...id, optional: true } },
         async handler(ctx: Ctx<{ connectionId?: number }>) {
-          const rows = await model.findAll({ where: ctx.params.connectionId ? { connectionId: ctx.params.connectionId } : {}, order: [["connectionId", "ASC"], ["ticketId", "ASC"], ["messageId", "ASC"]] });
+          const rows = await model.findAll({ where: ctx.params.connectionId ? { connectionId: ctx.params.connectionId } : {}, order: [["connectionId", "ASC"], ["ticketId", "ASC"], ["messageId", "ASC"], ["id", "ASC"]] });
           return rows.map((r) => {
             const o = r.get({ plain: true }) as OutboxRow;
-            return { messageId: o.messageId, ticketId: o.ticketId, connectionId: o.connectionId, attempts: o.attempts, lastError: o.lastError };
+            return { messageId: o.messageId, op: o.op ?? "send", ticketId: o.ticketId, connectionId: o.connectionId, attempts: o.attempts, lastError: o.lastError };
           });
         },
       },
