@@ -186,6 +186,32 @@ describe("messages (MariaDB)", () => {
       expect((await t.api.post(`/messages/${ticketId}`, { body: "texto" }, a.agent)).body).toMatchObject({ status: "sent" });
     });
 
+    it("deleting a ticket removes its files, except one a forwarded copy in another ticket still shows", async () => {
+      const own = await openTicket(t, a, conn.id, a.admin);
+      const sent = await t.api.post(
+        `/messages/${own.ticketId}`,
+        { medias: [{ fileName: "só-minha.pdf", mimeType: "application/pdf", data: b64(64, 0x02) }, { fileName: "repassada.pdf", mimeType: "application/pdf", data: b64(64, 0x03) }] },
+        a.admin,
+      );
+      expect(sent.status).toBe(201);
+      const [onlyMine, shared] = sent.body.messages as Array<MessageView & { media: { url: string } }>;
+      const fileOf = (m: { media: { url: string } }) => path.join(t.config.dataDir, decodeURIComponent(m.media.url.replace(/^\/api\/files\//, "")));
+      expect(fs.existsSync(fileOf(onlyMine))).toBe(true);
+      expect(fs.existsSync(fileOf(shared))).toBe(true);
+      const other = await inbound(t, a.tenantId, conn.id, { body: "outro cliente" });
+      const otherTicket = (await t.api.get(`/tickets/${other.ticketId}`, a.admin)).body;
+      expect((await t.api.post("/forward-messages", { messageIds: [shared.id], contactId: otherTicket.contactId }, a.admin)).status).toBe(200);
+
+      expect((await t.api.del(`/tickets/${own.ticketId}`, a.admin)).status).toBe(200);
+      expect(fs.existsSync(fileOf(onlyMine))).toBe(false);
+      expect(fs.existsSync(fileOf(shared))).toBe(true);
+      const copy = (await messagesOf(t, other.ticketId, a.admin)).messages.find((m) => m.isForwarded)!;
+      expect((await fetch(`${t.url}${(copy as MessageView & { media: { url: string } }).media.url}`, { headers: { authorization: `Bearer ${a.admin.token}`, "x-session-id": a.admin.sessionId } })).status).toBe(200);
+
+      expect((await t.api.del(`/tickets/${other.ticketId}`, a.admin)).status).toBe(200);
+      expect(fs.existsSync(fileOf(shared))).toBe(false);
+    });
+
     it("a media item must be base64 and named; an empty send is refused", async () => {
       expectError(await t.api.post(`/messages/${ticketId}`, { medias: [{ fileName: "x.png", mimeType: "image/png", data: "not base64!" }] }, a.agent), 400, "ERR_VALIDATION");
       expectError(await t.api.post(`/messages/${ticketId}`, { medias: [{ mimeType: "image/png", data: b64(10) }] }, a.agent), 400, "ERR_VALIDATION");

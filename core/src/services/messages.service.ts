@@ -1,4 +1,5 @@
-import { DataTypes, Model, Sequelize, UniqueConstraintError } from "sequelize";
+import * as fs from "node:fs";
+import { DataTypes, Model, Op, Sequelize, UniqueConstraintError } from "sequelize";
 import type { ServiceSchema } from "moleculer";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
@@ -7,7 +8,7 @@ import { jsonColumn } from "../db/json-column";
 import { pushRealtime, ticketRooms, visibilityOf } from "../realtime/push";
 import type { TicketRow } from "../tickets/model";
 import { hotQuery, sqlDateTime } from "../tickets/sql";
-import { mediaTypeOf, storeFiles, StoredFile, UploadedFile } from "../files/store";
+import { mediaTypeOf, resolveStored, storeFiles, StoredFile, UploadedFile } from "../files/store";
 import { isPluginAway, reasonOf } from "../plugins/outbox";
 import type { InboundMessage, OutboundMessage, SendResult } from "@openatende/plugin-sdk/src/channel-contract";
 
@@ -434,8 +435,22 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
       removeForTicket: {
         visibility: "public",
         params: { tenantId: "number", ticketId: "number" },
-        async handler(ctx: Ctx<{ tenantId: number; ticketId: number }>) {
-          return model.destroy({ where: { tenantId: ctx.params.tenantId, ticketId: ctx.params.ticketId } });
+        async handler(this: any, ctx: Ctx<{ tenantId: number; ticketId: number }>) {
+          const { tenantId, ticketId } = ctx.params;
+          const withMedia = await model.findAll({ where: { tenantId, ticketId, media: { [Op.ne]: null } }, attributes: ["media"] });
+          const files = [...new Set(withMedia.map((m) => (m.get("media") as StoredFile | null)?.path).filter((p): p is string => !!p))];
+          const removed = await model.destroy({ where: { tenantId, ticketId } });
+          // Their files go too, unless a message elsewhere (a forwarded copy) still shows them.
+          for (const file of files) {
+            try {
+              // LIKE's _ matches any one character: at worst a file is kept, never one removed in use.
+              const still = await model.count({ where: { tenantId, media: { [Op.like]: `%"path":${JSON.stringify(file)}%` } } as never });
+              if (!still) fs.rmSync(resolveStored(deps.config.dataDir, tenantId, file), { force: true });
+            } catch (err) {
+              this.logger.warn(`ticket ${ticketId}: media file ${file} not removed: ${(err as Error).message}`);
+            }
+          }
+          return removed;
         },
       },
     },
