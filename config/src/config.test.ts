@@ -105,11 +105,11 @@ describe("docker-compose.yml", () => {
   };
   const platform = ["gateway", "core", "plugins", "migrate"];
 
-  it("describes MySQL, Redis, NATS and gateway, core and plugin nodes", () => {
+  it("describes MySQL, Redis, NATS and gateway, core and plugin nodes (the plugin host also runs the marketplace)", () => {
     for (const s of ["mysql", "redis", "nats", ...platform]) expect(Object.keys(compose.services)).toContain(s);
     expect(compose.services.gateway.environment?.SERVICES).toBe("api");
     expect(compose.services.core.environment?.SERVICES).toBe("core");
-    expect(compose.services.plugins.environment?.SERVICES).toBe("plugins");
+    expect(compose.services.plugins.environment?.SERVICES).toBe("plugins,marketplace");
   });
 
   it("sets only variables the configuration module knows, and they validate in cluster mode", () => {

@@ -7,6 +7,7 @@
  * reads it, through a model of its own name so both can live on one Sequelize.
  */
 import { DataTypes, Model, ModelStatic, Sequelize } from "sequelize";
+import { definePluginInstall } from "@openatende/core/src/plugins/model";
 
 export interface PublisherRow {
   id: number;
@@ -50,22 +51,12 @@ export interface MarketplaceVersionRow {
   publishedAt: Date;
 }
 
-export interface PluginInstallRow {
-  id: number;
-  pluginId: string;
-  version: string;
-  previousVersion: string | null;
-  /** JSON text: string[] of every version unpacked. */
-  versions: string;
-  installedBy: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type { PluginInstallRow } from "@openatende/core/src/plugins/model";
 
 export type PublisherModel = ModelStatic<Model<PublisherRow, Partial<PublisherRow>>>;
 export type MarketplacePluginModel = ModelStatic<Model<MarketplacePluginRow, Partial<MarketplacePluginRow>>>;
 export type MarketplaceVersionModel = ModelStatic<Model<MarketplaceVersionRow, Partial<MarketplaceVersionRow>>>;
-export type PluginInstallModel = ModelStatic<Model<PluginInstallRow, Partial<PluginInstallRow>>>;
+export type PluginInstallModel = ReturnType<typeof definePluginInstall>;
 
 export interface MarketplaceModels {
   Publisher: PublisherModel;
@@ -79,7 +70,6 @@ export const MODEL_NAMES = {
   Publisher: "MarketplacePublisher",
   Plugin: "MarketplacePlugin",
   Version: "MarketplaceVersion",
-  Install: "MarketplacePluginInstall",
 } as const;
 
 export function defineMarketplaceModels(sequelize: Sequelize): MarketplaceModels {
@@ -137,26 +127,11 @@ export function defineMarketplaceModels(sequelize: Sequelize): MarketplaceModels
       { tableName: "marketplace_versions", timestamps: false },
     );
   }
-  if (!m[MODEL_NAMES.Install]) {
-    sequelize.define(
-      MODEL_NAMES.Install,
-      {
-        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-        pluginId: { type: DataTypes.STRING(64), allowNull: false },
-        version: { type: DataTypes.STRING(64), allowNull: false },
-        previousVersion: { type: DataTypes.STRING(64), allowNull: true },
-        versions: { type: DataTypes.TEXT, allowNull: false },
-        installedBy: { type: DataTypes.INTEGER, allowNull: true },
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { tableName: "plugin_installs" },
-    );
-  }
   return {
     Publisher: m[MODEL_NAMES.Publisher] as PublisherModel,
     Plugin: m[MODEL_NAMES.Plugin] as MarketplacePluginModel,
     Version: m[MODEL_NAMES.Version] as MarketplaceVersionModel,
-    Install: m[MODEL_NAMES.Install] as PluginInstallModel,
+    // Written by the core's plugin host; the catalogue only reads it.
+    Install: definePluginInstall(sequelize),
   };
 }

@@ -16,7 +16,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
-import { DataTypes, Model, Sequelize } from "sequelize";
+import type { Sequelize } from "sequelize";
 import * as semver from "semver";
 import { ArchiveError, ArchiveFile, PluginManifest, channelTypeOf, inspectArchive, pluginServiceName } from "@openatende/plugin-sdk";
 import type { AppConfig } from "@openatende/config";
@@ -24,38 +24,7 @@ import { AppError } from "../errors/app-error";
 import { inspectPluginFolder } from "./discovery";
 import { PluginNodeSupervisor, transporterForPluginNodes } from "./external";
 import type { LoadedPlugin, PluginRegistry } from "./registry";
-
-export interface PluginInstallRow {
-  id: number;
-  pluginId: string;
-  version: string;
-  previousVersion: string | null;
-  /** JSON array of every version unpacked on disk. */
-  versions: string;
-  installedBy: number | null;
-  createdAt?: Date;
-  updatedAt?: Date;
-}
-export class PluginInstall extends Model<PluginInstallRow, Partial<PluginInstallRow>> {}
-
-export function definePluginInstall(sequelize: Sequelize): typeof PluginInstall {
-  if (!sequelize.models.PluginInstall) {
-    PluginInstall.init(
-      {
-        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-        pluginId: { type: DataTypes.STRING(64), allowNull: false },
-        version: { type: DataTypes.STRING(64), allowNull: false },
-        previousVersion: { type: DataTypes.STRING(64), allowNull: true },
-        versions: { type: DataTypes.TEXT, allowNull: false },
-        installedBy: { type: DataTypes.INTEGER, allowNull: true },
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, modelName: "PluginInstall", tableName: "plugin_installs" },
-    );
-  }
-  return sequelize.models.PluginInstall as typeof PluginInstall;
-}
+import { definePluginInstall, PluginInstall } from "./model";
 
 /** What GET /plugins/installed answers per plugin. */
 export interface InstalledView {

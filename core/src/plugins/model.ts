@@ -40,3 +40,40 @@ export function defineTenantPlugin(sequelize: Sequelize): typeof TenantPlugin {
   }
   return sequelize.models.TenantPlugin as typeof TenantPlugin;
 }
+
+/**
+ * A plugin installed on the platform from the marketplace (table plugin_installs, migration
+ * 0012): the version that runs, the one it replaced (rollback) and every version unpacked.
+ * Written by the plugin host (core/src/plugins/installs.ts), read by the marketplace's catalogue.
+ */
+export interface PluginInstallRow {
+  id: number;
+  pluginId: string;
+  version: string;
+  previousVersion: string | null;
+  /** JSON array of every version unpacked on disk. */
+  versions: string;
+  installedBy: number | null;
+  createdAt?: Date;
+  updatedAt?: Date;
+}
+export class PluginInstall extends Model<PluginInstallRow, Partial<PluginInstallRow>> {}
+
+export function definePluginInstall(sequelize: Sequelize): typeof PluginInstall {
+  if (!sequelize.models.PluginInstall) {
+    PluginInstall.init(
+      {
+        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+        pluginId: { type: DataTypes.STRING(64), allowNull: false },
+        version: { type: DataTypes.STRING(64), allowNull: false },
+        previousVersion: { type: DataTypes.STRING(64), allowNull: true },
+        versions: { type: DataTypes.TEXT, allowNull: false },
+        installedBy: { type: DataTypes.INTEGER, allowNull: true },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, modelName: "PluginInstall", tableName: "plugin_installs" },
+    );
+  }
+  return sequelize.models.PluginInstall as typeof PluginInstall;
+}

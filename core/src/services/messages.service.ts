@@ -492,12 +492,16 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           if (!isPluginAway(err)) throw err;
           away = err;
         }
-        const connection = (await ctx.call("connections.getInternal", { id: msg.connectionId })) as { id: number; type: string } | null;
+        await this.waitForChannel(ctx, ticket, msg.connectionId, msg.id, op, message, away);
+      },
+      /** Puts a send, or a change of a sent message, in the outbox until its channel plugin is back. */
+      async waitForChannel(this: any, ctx: Ctx, ticket: TicketRow, connectionId: number, messageId: number, op: "send" | "edit" | "reaction" | "delete", message: OutboundMessage, away: unknown): Promise<void> {
+        const connection = (await ctx.call("connections.getInternal", { id: connectionId })) as { id: number; type: string } | null;
         if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
         const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
         const reason = reasonOf(away);
-        await ctx.call("outbox.enqueue", { tenantId: ticket.tenantId, connectionId: connection.id, ticketId: ticket.id, messageId: msg.id, op, payload: { to: { externalId: to }, message }, reason });
-        this.logger.info(`message ${msg.id}: its ${op} waits for its channel (${reason})`);
+        await ctx.call("outbox.enqueue", { tenantId: ticket.tenantId, connectionId: connection.id, ticketId: ticket.id, messageId, op, payload: { to: { externalId: to }, message }, reason });
+        this.logger.info(`message ${messageId}${op === "send" ? "" : ` (${op})`} waits for its channel (${reason})`);
       },
       /**
        * An edit or deletion of a message that has no provider id yet: while it waits in the
@@ -536,12 +540,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           if (!isPluginAway(err)) throw err;
           away = err;
         }
-        const connection = (await ctx.call("connections.getInternal", { id: ticket.connectionId })) as { id: number; type: string } | null;
-        if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
-        const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
-        const reason = reasonOf(away);
-        await ctx.call("outbox.enqueue", { tenantId: ticket.tenantId, connectionId: connection.id, ticketId: ticket.id, messageId, payload: { to: { externalId: to }, message }, reason });
-        this.logger.info(`message ${messageId} waits for its channel (${reason})`);
+        await this.waitForChannel(ctx, ticket, ticket.connectionId, messageId, "send", message, away);
         return null;
       },
       /** Records an outgoing message, hands it to the channel, and records the outcome either way. */
