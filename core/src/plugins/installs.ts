@@ -15,7 +15,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
+import type Redis from "ioredis";
 import type { Sequelize } from "sequelize";
 import * as semver from "semver";
 import { ArchiveError, ArchiveFile, PluginManifest, channelTypeOf, inspectArchive, pluginServiceName } from "@openatende/plugin-sdk";
@@ -52,6 +54,10 @@ export interface InstallsOptions {
   isBundledFolder(folder: string): boolean;
   /** How long a switched-to version may take to show its service (default 60 s). */
   startTimeoutMs?: number;
+  /** Redis, for the lock that makes one plugin host of the deployment run the installed plugins' nodes. */
+  redis(): Redis;
+  /** How long the host lock lives without renewal (ms, default 15 s; renewed every third of it). */
+  hostLockMs?: number;
 }
 
 /** A semver version is a safe folder name; anything else is refused before touching the disk. */
@@ -74,10 +80,30 @@ export class PluginInstalls {
   private supervisor: PluginNodeSupervisor | undefined;
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly root: string;
+  /** This node holds the host lock: it runs (supervises) the installed plugins' nodes. */
+  private leading = false;
+  private hostTimer: NodeJS.Timeout | undefined;
+  private readonly hostKey: string;
+  private readonly hostLockMs: number;
 
   constructor(private readonly o: InstallsOptions) {
     this.model = definePluginInstall(o.sequelize);
     this.root = path.join(o.config.dataDir, "plugins");
+    // One deployment = one database: its plugin hosts share the lock, other deployments on the same Redis do not.
+    const deployment = createHash("sha256").update(o.config.database.url).digest("hex").slice(0, 16);
+    this.hostKey = `${o.config.namespace}:plugin-installs:host:${deployment}`;
+    this.hostLockMs = o.hostLockMs ?? 15_000;
+  }
+
+  /** Whether this node runs the installed plugins' nodes now. */
+  get isHost(): boolean {
+    return this.leading;
+  }
+
+  /** The node that runs the installed plugins' nodes (null when none holds the lock). */
+  async hostNode(): Promise<string | null> {
+    if (this.leading) return this.o.broker.nodeID;
+    return this.o.redis().get(this.hostKey);
   }
 
   /** Installs can run here: switched on, and a transporter the plugin nodes can join. */
@@ -135,36 +161,84 @@ export class PluginInstalls {
 
   /**
    * At the plugin host's start: every installed plugin joins the registry (as running in a
-   * node of its own) and its node is started. A folder that fails its checks is listed as
-   * refused with the reason, and the rest go on.
+   * node of its own; a folder that fails its checks is listed as refused with the reason). One
+   * plugin host of the deployment runs their nodes: the one holding the host lock in Redis,
+   * renewed while it lives; when it stops or dies another host takes the lock over and starts
+   * the nodes. The others only list the plugins (their registries follow installs through
+   * `plugins.installs.changed`, see resync) and hand install, rollback and uninstall over to it.
    */
   async start(): Promise<void> {
     if (!this.enabled) return;
     const rows = await this.model.findAll({ order: [["pluginId", "ASC"]] });
+    for (const row of rows) this.listFolder(row.get("pluginId") as string, row.get("version") as string);
+    await this.claimHost();
+    const tick = () => void this.claimHost().catch((err: Error) => this.o.log.warn(`plugin host lock: ${err.message}`));
+    this.hostTimer = setInterval(tick, Math.max(200, Math.floor(this.hostLockMs / 3)));
+    this.hostTimer.unref();
+  }
+
+  /** Lists an installed version in the registry (not started here); false when its folder is refused. */
+  private listFolder(id: string, version: string): boolean {
     const registry = this.o.registry();
-    for (const row of rows) {
-      const id = row.get("pluginId") as string;
-      const folder = this.folderOf(id, row.get("version") as string);
-      const found = inspectPluginFolder(folder);
-      if (!found.ok) {
-        registry.addRefused({ id, folder, reason: found.reason, manifest: found.manifest });
-        this.o.log.warn(`Installed plugin refused: ${id} (${folder}): ${found.reason}`);
-        continue;
-      }
-      const conflict = registry.conflictOf(found.manifest);
-      if (conflict) {
-        registry.addRefused({ id, folder, reason: conflict, manifest: found.manifest });
-        this.o.log.warn(`Installed plugin refused: ${id} (${folder}): ${conflict}`);
-        continue;
-      }
-      registry.addLoaded(folder, found.manifest, semver.major(found.manifest.version), { installed: true });
-      this.ensureSupervisor().add(this.key(id), ["--folder", folder], this.nodeEnv());
-      this.o.log.info(`Installed plugin ${id} ${found.manifest.version}: starting its plugin node`);
+    const folder = this.folderOf(id, version);
+    const found = inspectPluginFolder(folder);
+    const conflict = found.ok ? registry.conflictOf(found.manifest) : null;
+    if (!found.ok || conflict) {
+      const reason = found.ok ? conflict! : found.reason;
+      registry.addRefused({ id, folder, reason, manifest: found.manifest });
+      this.o.log.warn(`Installed plugin refused: ${id} (${folder}): ${reason}`);
+      return false;
+    }
+    registry.addLoaded(folder, found.manifest, semver.major(found.manifest.version), { installed: true });
+    return true;
+  }
+
+  /** Takes or renews the host lock; becoming the host starts the installed plugins' nodes, losing it stops them. */
+  private async claimHost(): Promise<void> {
+    const redis = this.o.redis();
+    const me = this.o.broker.nodeID;
+    if (this.leading) {
+      const kept = await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end", 1, this.hostKey, me, String(this.hostLockMs));
+      if (Number(kept) === 1) return;
+      this.o.log.warn("Another plugin host runs the installed plugins now: stopping their nodes here");
+      this.leading = false;
+      const sup = this.supervisor;
+      this.supervisor = undefined;
+      await sup?.stop();
+      return;
+    }
+    if ((await redis.set(this.hostKey, me, "PX", this.hostLockMs, "NX")) !== "OK") return;
+    this.leading = true;
+    const installed = this.o.registry().loaded().filter((p) => p.installed);
+    for (const p of installed) {
+      this.ensureSupervisor().add(this.key(p.id), ["--folder", p.folder], this.nodeEnv());
+      this.o.log.info(`Installed plugin ${p.id} ${p.version}: starting its plugin node`);
     }
   }
 
+  /**
+   * Another plugin host installed, upgraded, rolled back or removed a plugin: this registry
+   * lists what the database says now (the files are in the shared DATA_DIR).
+   */
+  async resync(id: string): Promise<void> {
+    if (!this.o.config.pluginInstalls) return;
+    const registry = this.o.registry();
+    if (registry.versionsOf(id).some((p) => !p.installed)) return;
+    const row = await this.row(id);
+    registry.remove(id);
+    if (row) this.listFolder(id, row.get("version") as string);
+  }
+
   async stop(): Promise<void> {
+    clearInterval(this.hostTimer);
     await this.supervisor?.stop();
+    if (this.leading) {
+      this.leading = false;
+      await this.o
+        .redis()
+        .eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, this.hostKey, this.o.broker.nodeID)
+        .catch(() => undefined);
+    }
   }
 
   private async row(id: string) {

@@ -252,6 +252,18 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
     pushPluginsChanged(ctx, tenantIds, id);
   }
 
+  /**
+   * Install, rollback and uninstall run on the plugin host that runs the installed plugins'
+   * nodes (the host lock): on another host the call is handed to that node. Null: run it here.
+   */
+  async function hostElsewhere(svc: any): Promise<string | null> {
+    if (!installs || !installs.enabled) throw new AppError("ERR_PLUGIN_INSTALLS_DISABLED");
+    if (installs.isHost) return null;
+    const host = await installs.hostNode();
+    if (!host || host === svc.broker.nodeID || !svc.broker.registry.nodes.get(host)?.available) throw new AppError("ERR_PLUGIN_UNAVAILABLE", { id: "plugin-host" });
+    return host;
+  }
+
   /** The super's routes: the tenant must exist (404 otherwise). */
   async function assertTenant(ctx: Ctx, tenantId: number): Promise<void> {
     const t = (await ctx.call("tenants.getInternal", { id: tenantId })) as { status: string } | null;
@@ -278,6 +290,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         log: this.logger,
         registry: () => registry,
         isBundledFolder: (folder) => folder.startsWith(bundledDir + path.sep),
+        redis: deps.redis,
       });
       await installs.start();
       const refused = registry.records().filter((r) => r.status === "refused").length;
@@ -291,8 +304,10 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
     events: {
       "plugins.installs.changed": {
         group: `plugins-installs-${randomBytes(6).toString("hex")}`,
-        handler() {
+        async handler(this: any, ctx: Ctx<PluginsInstallsChangedEvent>) {
           dropState();
+          // Made by the plugin host that runs the installed plugins: this one's registry follows.
+          if (ctx.nodeID !== this.broker.nodeID && ctx.params?.id) await installs?.resync(ctx.params.id);
         },
       },
       // A group of its own per instance: every node drops its copy of the tenant's settings.
@@ -457,8 +472,9 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         access: "super",
         params: { id: pluginId, version: versionParam },
         async handler(this: any, ctx: Ctx<{ id: string; version: string }>) {
-          if (!installs) throw new AppError("ERR_PLUGIN_INSTALLS_DISABLED");
-          const view = await installs.install(ctx.params.id, ctx.params.version, ctx.meta.user?.id ?? null);
+          const host = await hostElsewhere(this);
+          if (host) return ctx.call("plugins.install", ctx.params, { nodeID: host });
+          const view = await installs!.install(ctx.params.id, ctx.params.version, ctx.meta.user?.id ?? null);
           await afterInstallChange(ctx, view.id, view.version, await tenantsAllowed(view.id));
           return view;
         },
@@ -470,8 +486,9 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         resource: "plugins",
         params: { id: pluginId },
         async handler(this: any, ctx: Ctx<{ id: string }>) {
-          if (!installs) throw new AppError("ERR_PLUGIN_INSTALLS_DISABLED");
-          const view = await installs.rollback(ctx.params.id, ctx.meta.user?.id ?? null);
+          const host = await hostElsewhere(this);
+          if (host) return ctx.call("plugins.rollback", ctx.params, { nodeID: host });
+          const view = await installs!.rollback(ctx.params.id, ctx.meta.user?.id ?? null);
           await afterInstallChange(ctx, view.id, view.version, await tenantsAllowed(view.id));
           return view;
         },
@@ -484,6 +501,8 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         params: { id: pluginId },
         async handler(this: any, ctx: Ctx<{ id: string }>) {
           if (!installs) throw new AppError("ERR_PLUGIN_NOT_INSTALLED", { id: ctx.params.id });
+          const host = await hostElsewhere(this);
+          if (host) return ctx.call("plugins.uninstall", ctx.params, { nodeID: host });
           const allowedFor = await tenantsAllowed(ctx.params.id);
           const res = await installs.uninstall(ctx.params.id);
           await afterInstallChange(ctx, res.id, null, allowedFor);
