@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { Button, Card, ColorPicker, Empty, Form, Input, Modal, Space, Switch, Table, Tag, Tooltip } from "antd";
 import { DeleteOutlined, EditOutlined, PlusOutlined, SearchOutlined, TagsOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
 import { ApiError } from "../../api/client";
-import { PRESET_COLORS, SectionHeader, applyFieldErrors, formatDateTime } from "./shared";
+import { PRESET_COLORS, SectionHeader, applyFieldErrors, formatDateTime, useNamedRows } from "./shared";
 
 export interface TagView {
   id: number;
@@ -21,47 +21,15 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
 export default observer(function EtiquetasPage() {
   const root = useRoot();
   const { t, i18n } = useTranslation();
-  const [rows, setRows] = useState<TagView[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [filter, setFilter] = useState("");
+  const { rows, loading, filter, setFilter, shown, busy, toggle, saved, removed } = useNamedRows<TagView>(root.api, "/tags");
   const [editing, setEditing] = useState<TagView | null | undefined>(undefined);
-  const [busy, setBusy] = useState<number | null>(null);
   const [modal, modalHolder] = Modal.useModal();
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    try {
-      setRows(await root.api.get<TagView[]>("/tags"));
-    } catch {
-      /* shown by the client */
-    } finally {
-      setLoading(false);
-    }
-  }, [root]);
-  useEffect(() => void load(), [load]);
-
-  const shown = useMemo(() => {
-    const q = filter.trim().toLowerCase();
-    return q ? rows.filter((r) => r.name.toLowerCase().includes(q)) : rows;
-  }, [rows, filter]);
-
-  const toggle = async (tag: TagView, active: boolean) => {
-    setBusy(tag.id);
-    try {
-      const saved = await root.api.put<TagView>(`/tags/${tag.id}`, { active }, { successNotice: true });
-      setRows((rs) => rs.map((r) => (r.id === tag.id ? saved : r)));
-    } catch {
-      /* shown by the client */
-    } finally {
-      setBusy(null);
-    }
-  };
 
   const remove = (tag: TagView) => {
     const run = async (force: boolean) => {
       try {
         await root.api.delete(`/tags/${tag.id}`, { query: force ? { force: true } : undefined, silent: !force, successNotice: true });
-        setRows((rs) => rs.filter((r) => r.id !== tag.id));
+        removed(tag.id);
       } catch (e) {
         if (!force && e instanceof ApiError && e.code === "ERR_TAG_HAS_CONTACTS") {
           const count = Number(e.data.count ?? 0);
@@ -183,7 +151,7 @@ export default observer(function EtiquetasPage() {
           tag={editing}
           onClose={() => setEditing(undefined)}
           onSaved={(tag) => {
-            setRows((rs) => (rs.some((r) => r.id === tag.id) ? rs.map((r) => (r.id === tag.id ? tag : r)) : [...rs, tag]).sort((a, b) => a.name.localeCompare(b.name)));
+            saved(tag);
             setEditing(undefined);
           }}
         />

@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { Alert, Button, Card, Empty, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tag, Tooltip } from "antd";
 import { DeleteOutlined, EditOutlined, PartitionOutlined, PlusOutlined, SearchOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { SectionHeader, applyFieldErrors, formatDateTime } from "./shared";
+import { SectionHeader, applyFieldErrors, formatDateTime, useNamedRows } from "./shared";
 
 export interface QueueView {
   id: number;
@@ -18,45 +18,13 @@ export interface QueueView {
 export default observer(function FilasPage() {
   const root = useRoot();
   const { t, i18n } = useTranslation();
-  const [rows, setRows] = useState<QueueView[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [filter, setFilter] = useState("");
+  const { rows, loading, filter, setFilter, shown, busy, toggle, saved, removed } = useNamedRows<QueueView>(root.api, "/queues");
   const [editing, setEditing] = useState<QueueView | null | undefined>(undefined);
-  const [busy, setBusy] = useState<number | null>(null);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    try {
-      setRows(await root.api.get<QueueView[]>("/queues"));
-    } catch {
-      /* shown by the client */
-    } finally {
-      setLoading(false);
-    }
-  }, [root]);
-  useEffect(() => void load(), [load]);
-
-  const shown = useMemo(() => {
-    const q = filter.trim().toLowerCase();
-    return q ? rows.filter((r) => r.name.toLowerCase().includes(q)) : rows;
-  }, [rows, filter]);
-
-  const toggle = async (q: QueueView, active: boolean) => {
-    setBusy(q.id);
-    try {
-      const saved = await root.api.put<QueueView>(`/queues/${q.id}`, { active }, { successNotice: true });
-      setRows((rs) => rs.map((r) => (r.id === q.id ? saved : r)));
-    } catch {
-      /* the free-plan limit and other errors are shown by the client */
-    } finally {
-      setBusy(null);
-    }
-  };
 
   const remove = async (q: QueueView) => {
     try {
       await root.api.delete(`/queues/${q.id}`, { successNotice: true });
-      setRows((rs) => rs.filter((r) => r.id !== q.id));
+      removed(q.id);
     } catch {
       /* shown by the client (queue with tickets…) */
     }
@@ -177,7 +145,7 @@ export default observer(function FilasPage() {
           queue={editing}
           onClose={() => setEditing(undefined)}
           onSaved={(q) => {
-            setRows((rs) => (rs.some((r) => r.id === q.id) ? rs.map((r) => (r.id === q.id ? q : r)) : [...rs, q].sort((a, b) => a.name.localeCompare(b.name))));
+            saved(q);
             setEditing(undefined);
           }}
         />
