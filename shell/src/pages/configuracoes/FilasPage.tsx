@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
-import { Alert, Button, Card, Empty, Form, Input, Modal, Popconfirm, Space, Switch, Table, Tag, Tooltip } from "antd";
-import { DeleteOutlined, EditOutlined, PartitionOutlined, PlusOutlined, SearchOutlined } from "@ant-design/icons";
+import { Alert, Button, Card, Empty, Form, Input, Modal, Space, Switch, Table, Tag } from "antd";
+import { PartitionOutlined, PlusOutlined, SearchOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { SectionHeader, applyFieldErrors, formatDateTime, useNamedRows } from "./shared";
+import { EditDeleteActions, SectionHeader, applyFieldErrors, formatDateTime, useNamedRows } from "./shared";
 
 export interface QueueView {
   id: number;
@@ -121,21 +121,13 @@ export default observer(function FilasPage() {
             align: "right",
             fixed: "right",
             render: (_: unknown, q) => (
-              <Space size={4}>
-                <Tooltip title={t("common.edit")}>
-                  <Button type="text" icon={<EditOutlined />} onClick={() => setEditing(q)} aria-label={t("common.edit")} />
-                </Tooltip>
-                <Popconfirm
-                  title={t("configuracoes.queues.deleteTitle")}
-                  description={t("configuracoes.queues.deleteDetail", { name: q.name })}
-                  okText={t("common.delete")}
-                  cancelText={t("common.cancel")}
-                  okButtonProps={{ danger: true }}
-                  onConfirm={() => remove(q)}
-                >
-                  <Button type="text" danger icon={<DeleteOutlined />} aria-label={t("common.delete")} />
-                </Popconfirm>
-              </Space>
+              <EditDeleteActions
+                t={t}
+                onEdit={() => setEditing(q)}
+                onDelete={() => remove(q)}
+                deleteTitle={t("configuracoes.queues.deleteTitle")}
+                deleteDetail={t("configuracoes.queues.deleteDetail", { name: q.name })}
+              />
             ),
           },
         ]}

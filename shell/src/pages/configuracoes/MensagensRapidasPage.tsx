@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
-import { Button, Card, Empty, Form, Input, Modal, Popconfirm, Segmented, Select, Space, Table, Tag, Tooltip, Typography } from "antd";
-import { DeleteOutlined, EditOutlined, GlobalOutlined, MessageOutlined, PartitionOutlined, PlusOutlined, SearchOutlined, UserOutlined } from "@ant-design/icons";
+import { Button, Card, Empty, Form, Input, Modal, Segmented, Select, Table, Tag, Typography } from "antd";
+import { GlobalOutlined, MessageOutlined, PartitionOutlined, PlusOutlined, SearchOutlined, UserOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { SectionHeader, applyFieldErrors } from "./shared";
+import { EditDeleteActions, SectionHeader, applyFieldErrors } from "./shared";
 import type { QueueView } from "./FilasPage";
 
 type Scope = "global" | "queue" | "personal";
@@ -150,21 +150,13 @@ export default observer(function MensagensRapidasPage() {
             fixed: "right",
             render: (_: unknown, m) =>
               canEdit(m) ? (
-                <Space size={4}>
-                  <Tooltip title={t("common.edit")}>
-                    <Button type="text" icon={<EditOutlined />} onClick={() => setEditing(m)} aria-label={t("common.edit")} />
-                  </Tooltip>
-                  <Popconfirm
-                    title={t("configuracoes.quick.deleteTitle")}
-                    description={t("configuracoes.quick.deleteDetail", { key: m.shortcut })}
-                    okText={t("common.delete")}
-                    cancelText={t("common.cancel")}
-                    okButtonProps={{ danger: true }}
-                    onConfirm={() => remove(m)}
-                  >
-                    <Button type="text" danger icon={<DeleteOutlined />} aria-label={t("common.delete")} />
-                  </Popconfirm>
-                </Space>
+                <EditDeleteActions
+                  t={t}
+                  onEdit={() => setEditing(m)}
+                  onDelete={() => remove(m)}
+                  deleteTitle={t("configuracoes.quick.deleteTitle")}
+                  deleteDetail={t("configuracoes.quick.deleteDetail", { key: m.shortcut })}
+                />
               ) : null,
           },
         ]}

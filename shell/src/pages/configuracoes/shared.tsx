@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
-import { Typography } from "antd";
+import { Button, Popconfirm, Space, Tooltip, Typography } from "antd";
+import { DeleteOutlined, EditOutlined } from "@ant-design/icons";
 import type { FormInstance } from "antd";
 import type { TFunction } from "i18next";
 import { ApiError, type ApiClient } from "../../api/client";
@@ -173,4 +174,18 @@ export function useNamedRows<T extends NamedRow>(api: ApiClient, path: string) {
   const removed = (id: number) => setRows((rs) => rs.filter((r) => r.id !== id));
 
   return { rows, loading, filter, setFilter, shown, busy, toggle, saved, removed };
+}
+
+/** A row's edit button and its delete button behind a confirmation. */
+export function EditDeleteActions({ t, onEdit, onDelete, deleteTitle, deleteDetail }: { t: TFunction; onEdit(): void; onDelete(): unknown; deleteTitle: ReactNode; deleteDetail: ReactNode }) {
+  return (
+    <Space size={4}>
+      <Tooltip title={t("common.edit")}>
+        <Button type="text" icon={<EditOutlined />} onClick={onEdit} aria-label={t("common.edit")} />
+      </Tooltip>
+      <Popconfirm title={deleteTitle} description={deleteDetail} okText={t("common.delete")} cancelText={t("common.cancel")} okButtonProps={{ danger: true }} onConfirm={() => void onDelete()}>
+        <Button type="text" danger icon={<DeleteOutlined />} aria-label={t("common.delete")} />
+      </Popconfirm>
+    </Space>
+  );
 }
