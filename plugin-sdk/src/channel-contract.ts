@@ -7,7 +7,7 @@
  * a breaking change is a new major of CHANNEL_CONTRACT_VERSION and of the SDK.
  */
 
-export const CHANNEL_CONTRACT_VERSION = "1.0.0";
+export const CHANNEL_CONTRACT_VERSION = "1.1.0";
 
 /** Connection statuses of spec §4. */
 export const CONNECTION_STATUSES = ["pairing", "connected", "disconnected", "timeout", "qrcode", "inactive", "conflict", "connecting"] as const;
@@ -31,6 +31,10 @@ export const CORE_CHANNEL_ACTIONS = {
   uploadMedia: "channelFiles.upload",
   /** A stored file (an outbound MediaRef's `path`) streamed to the channel. */
   readMedia: "channelFiles.read",
+  /** A change to a stored message made on the channel: a reaction, an edit, a deletion by its sender. */
+  change: "channels.change",
+  /** What the channel learnt of a contact: name, picture, validated on the network, another id (LID → phone) to merge. */
+  contact: "channels.contact",
 } as const;
 
 export interface ResolvedToken extends ConnectionRef {
@@ -130,6 +134,19 @@ export interface InboundMessage extends ConnectionRef {
   contactCard?: { name: string; phone?: string };
   replyToProviderId?: string;
   isGroup?: boolean;
+  /**
+   * Written by the account itself on another of its devices (the phone of a linked-device
+   * channel): `from` is then the chat's other side, and the core stores it as an agent
+   * message (fromMe, no user, status "sent"), with no unread count and no notification.
+   */
+  fromMe?: boolean;
+  /** In a group (`isGroup`, `from` is the group): the member who wrote. */
+  participant?: { externalId: string; name?: string; phone?: string };
+  /**
+   * From the history the channel received when it was linked (an import), not live: stored in
+   * order without notifications; with `closeTicket`, the ticket it lands in is left closed.
+   */
+  imported?: { closeTicket?: boolean };
 }
 
 export interface InboundResult {
@@ -139,13 +156,48 @@ export interface InboundResult {
   duplicate: boolean;
 }
 
-export type AckStatus = "sent" | "delivered" | "read" | "failed";
+/** Forward only: sent < delivered < read < played ("played": a voice note or video was played). */
+export type AckStatus = "sent" | "delivered" | "read" | "played" | "failed";
+export const ACK_STATUSES: readonly AckStatus[] = ["sent", "delivered", "read", "played", "failed"];
 
 export interface AckEvent extends ConnectionRef {
   providerMessageId: string;
   status: AckStatus;
   reason?: string;
   timestamp?: number;
+  /** A group receipt: the member whose device acknowledged (the message's status is the furthest any member reached). */
+  participant?: string;
+}
+
+/** A change to a message the core stored, made on the channel's side. */
+export type MessageChange =
+  /** `emoji` "" takes the reaction of `by` away. */
+  | { type: "reaction"; emoji: string; by: string; fromMe?: boolean }
+  | { type: "edit"; body: string }
+  /** Deleted for everyone by its sender: the core keeps the row, marked deleted. */
+  | { type: "delete" };
+
+export interface MessageChangeEvent extends ConnectionRef {
+  /** The changed message's provider id (the core answers { applied: false } when it never stored it). */
+  providerMessageId: string;
+  change: MessageChange;
+  timestamp?: number;
+}
+
+export interface ContactUpdateEvent extends ConnectionRef {
+  /** The contact's identity on the channel. */
+  externalId: string;
+  name?: string;
+  /** The profile picture's URL; null: none (hidden by privacy, removed). */
+  avatarUrl?: string | null;
+  phone?: string;
+  /** Checked on the network: the number has an account there (spec §3 Contact, "WhatsApp-validated"). */
+  validated?: boolean;
+  /**
+   * Another identity of the same person on this channel, now known (a LID whose phone number
+   * was learnt): the core merges that contact into this one, tickets and messages included.
+   */
+  previousExternalId?: string;
 }
 
 export interface StatusEvent extends ConnectionRef {

@@ -1,0 +1,116 @@
+/**
+ * A plugin's own data: tables only the plugin reaches, made by migrations it ships, read and
+ * written through a repository that is always scoped to one tenant.
+ *
+ * Where the tables live is the host's choice, never the plugin's: in embedded mode a SQLite
+ * file of the plugin's own under DATA_DIR, on MySQL/MariaDB a database (schema) of the
+ * plugin's own. The host runs the plugin's migrations before its service starts (bundled
+ * plugins at load, marketplace plugins on install and upgrade; a rollback keeps the tables),
+ * whether the plugin runs in the core's process or in a plugin node of its own.
+ *
+ *   // plugins/<id>/migrations/0001-sessions.ts
+ *   export const migration: PluginMigration = {
+ *     name: "0001-sessions",
+ *     async up(schema) {
+ *       await schema.createTable("sessions", { columns: { connectionId: { type: "integer" }, creds: { type: "text" } }, primaryKey: ["connectionId"] });
+ *     },
+ *   };
+ *
+ *   // in the service
+ *   const data = await openPluginData(this);          // the plugin's own database, from its context
+ *   const sessions = data.forTenant(tenantId).table<SessionRow>("sessions");
+ *   await sessions.upsert({ connectionId: 7, creds: "…" });
+ *
+ * Every table gets a `tenantId` column (integer, not null) as the first column of its primary
+ * key and of every index; a plugin never writes it: the tenant-scoped repository fills it in
+ * and adds it to every WHERE, so forgetting the tenant is impossible.
+ *
+ * How to extend: add optional members only.
+ */
+
+export type ColumnType = "string" | "text" | "integer" | "bigint" | "boolean" | "json" | "datetime" | "blob";
+
+export interface ColumnDef {
+  type: ColumnType;
+  /** For "string": the maximum length (default 191, the longest that can be indexed on every engine). */
+  length?: number;
+  /** Default false: NOT NULL. */
+  nullable?: boolean;
+  default?: string | number | boolean | null;
+}
+
+export interface IndexDef {
+  columns: string[];
+  unique?: boolean;
+  /** Default: `<table>_<columns joined by _>`. */
+  name?: string;
+}
+
+export interface TableDef {
+  /** The table's columns, without tenantId (added by the host). */
+  columns: Record<string, ColumnDef>;
+  /** Primary key columns, without tenantId (prepended by the host). */
+  primaryKey: string[];
+  indexes?: IndexDef[];
+}
+
+/** What a migration may do to the plugin's own database. Table names are the plugin's own namespace. */
+export interface SchemaBuilder {
+  readonly dialect: "sqlite" | "mysql";
+  createTable(name: string, def: TableDef): Promise<void>;
+  dropTable(name: string): Promise<void>;
+  addColumn(table: string, column: string, def: ColumnDef): Promise<void>;
+  addIndex(table: string, index: IndexDef): Promise<void>;
+}
+
+export interface PluginMigration {
+  /** Unique and sortable ("0001-sessions"): the host records which ran. */
+  name: string;
+  up(schema: SchemaBuilder): Promise<void>;
+}
+
+export type WhereValue = string | number | boolean | null | ReadonlyArray<string | number>;
+/** Equality on each column (an array means IN); tenantId is never given, it is always the scope's. */
+export type Where = Record<string, WhereValue>;
+
+export interface FindOptions {
+  orderBy?: Array<[column: string, direction: "asc" | "desc"]>;
+  limit?: number;
+  offset?: number;
+}
+
+/** One table, scoped to one tenant. Rows come back without tenantId. */
+export interface TenantTable<Row extends Record<string, unknown>> {
+  get(where: Where): Promise<Row | null>;
+  find(where?: Where, opts?: FindOptions): Promise<Row[]>;
+  count(where?: Where): Promise<number>;
+  /** Throws DuplicateRowError on a primary/unique key clash. */
+  insert(row: Row): Promise<void>;
+  /** Insert, or replace the non-key columns of the row with the same primary key. Durable when it returns. */
+  upsert(row: Row): Promise<void>;
+  /** Many upserts in one transaction (all or nothing). */
+  upsertMany(rows: Row[]): Promise<void>;
+  update(where: Where, values: Partial<Row>): Promise<number>;
+  delete(where: Where): Promise<number>;
+}
+
+export interface TenantData {
+  readonly tenantId: number;
+  table<Row extends Record<string, unknown>>(name: string): TenantTable<Row>;
+  /** Runs fn in one transaction; the TenantData it gets writes inside it. */
+  transaction<T>(fn: (tx: TenantData) => Promise<T>): Promise<T>;
+}
+
+export interface PluginData {
+  readonly dialect: "sqlite" | "mysql";
+  forTenant(tenantId: number): TenantData;
+  close(): Promise<void>;
+}
+
+/** Thrown by insert on a key clash. */
+export class DuplicateRowError extends Error {
+  constructor(readonly table: string) {
+    super(`A row with the same key is already in ${table}`);
+    this.name = "DuplicateRowError";
+  }
+}
