@@ -97,6 +97,31 @@ export interface ConnectFormDefinition {
   defaults?: ConnectionSettings;
 }
 
+/** The tabs of the attendance screen's chat list. */
+export type UiChatListTab = "open" | "closed" | "group";
+
+export interface ChatListActionProps {
+  runtime: ShellRuntime;
+  /** The tab the action was opened from. */
+  tab: UiChatListTab;
+  /** Closes what the action opened (the plugin draws its own modal and calls this when done). */
+  onClose(): void;
+}
+
+/**
+ * A button a plugin adds to the chat list's header on some tabs (a channel's "new WhatsApp
+ * group" on the Groups tab). Pressing it mounts `component`, which draws its own modal.
+ */
+export interface ChatListActionDefinition {
+  /** Unique within the plugin. */
+  key: string;
+  tabs: UiChatListTab[];
+  label: Partial<Record<UiLocale, string>> & { "pt-BR": string };
+  /** Lowest profile that sees it (default "user"). */
+  access?: UiProfile;
+  component: ComponentType<ChatListActionProps>;
+}
+
 export interface ShellRuntime {
   /** The plugin this runtime was made for. */
   pluginId: string;
@@ -111,6 +136,8 @@ export interface ShellRuntime {
   addRoute(route: UiRoute): void;
   addMenuItem(item: UiMenuItem): void;
   registerConnectForm(form: ConnectFormDefinition): void;
+  /** Adds a button to the chat list (see ChatListActionDefinition). */
+  registerChatListAction(action: ChatListActionDefinition): void;
 }
 
 export type RegisterFn = (runtime: ShellRuntime) => void | Promise<void>;

@@ -5,7 +5,7 @@
  */
 import { Suspense, lazy, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { Alert, Button, Card, Checkbox, Empty, Form, Layout, Segmented, Space, Spin, Table, Tag, Typography, message } from "antd";
-import type { ConnectFormDefinition, ConnectionSettings, UiLocale, UiRoute } from "@openatende/plugin-sdk/ui";
+import type { ChatListActionDefinition, ConnectFormDefinition, ConnectionSettings, UiLocale, UiRoute } from "@openatende/plugin-sdk/ui";
 import { LOCALES, type DevRuntime } from "./runtime";
 
 export interface PluginInfo {
@@ -139,8 +139,8 @@ export function DevShell({ dev, plugin }: { dev: DevRuntime; plugin: PluginInfo 
       </Layout.Header>
       <Layout.Content style={{ padding: 24, maxWidth: 1100, width: "100%", margin: "0 auto" }}>
         <Space orientation="vertical" size="large" style={{ width: "100%" }}>
-          {state.forms.length === 0 && state.routes.length === 0 && state.menu.length === 0 ? (
-            <Empty description="register() added nothing yet (connect forms, routes, menu items)" />
+          {state.forms.length === 0 && state.routes.length === 0 && state.menu.length === 0 && state.chatListActions.length === 0 ? (
+            <Empty description="register() added nothing yet (connect forms, routes, menu items, chat-list actions)" />
           ) : null}
           {state.forms.map((f) => (
             <ConnectFormCard key={f.type} form={f} dev={dev} locale={state.locale} />
@@ -154,6 +154,7 @@ export function DevShell({ dev, plugin }: { dev: DevRuntime; plugin: PluginInfo 
               </Space>
             </Card>
           ) : null}
+          {state.chatListActions.length ? <ChatListActionsCard actions={state.chatListActions} dev={dev} locale={state.locale} /> : null}
           {state.menu.length ? (
             <Card title="Menu items">
               {state.menu.map((m) => (
@@ -192,5 +193,27 @@ export function DevShell({ dev, plugin }: { dev: DevRuntime; plugin: PluginInfo 
         </Space>
       </Layout.Content>
     </Layout>
+  );
+}
+
+/** The chat-list buttons register() added, each opening its component as the shell would. */
+function ChatListActionsCard({ actions, dev, locale }: { actions: ChatListActionDefinition[]; dev: DevRuntime; locale: UiLocale }) {
+  const [open, setOpen] = useState<ChatListActionDefinition | null>(null);
+  const Component = open?.component;
+  return (
+    <Card title="Chat-list actions">
+      <Space wrap>
+        {actions.map((a) => (
+          <Button key={a.key} onClick={() => setOpen(a)} data-testid={`dev-chatlist-${a.key}`}>
+            {a.label[locale] ?? a.label["pt-BR"]} <Tag>{a.tabs.join(", ")}</Tag>
+          </Button>
+        ))}
+      </Space>
+      {Component && open ? (
+        <Suspense fallback={null}>
+          <Component runtime={dev.runtime} tab={open.tabs[0] ?? "open"} onClose={() => setOpen(null)} />
+        </Suspense>
+      ) : null}
+    </Card>
   );
 }

@@ -4,6 +4,7 @@
  * translations, notices and what the plugin registers are kept in a store the dev page shows.
  */
 import type {
+  ChatListActionDefinition,
   ConnectFormDefinition,
   ShellRuntime,
   UiApi,
@@ -34,6 +35,7 @@ export interface Notice {
 export interface DevState {
   locale: UiLocale;
   forms: ConnectFormDefinition[];
+  chatListActions: ChatListActionDefinition[];
   routes: UiRoute[];
   menu: UiMenuItem[];
   calls: ApiCall[];
@@ -89,7 +91,7 @@ export function createDevRuntime(plugin: { id: string; tenantTier?: string }): D
   const listeners = new Set<() => void>();
   let showNotice: (n: Notice) => void = () => undefined;
   const translations: Resources = {};
-  let state: DevState = { locale: "pt-BR", forms: [], routes: [], menu: [], calls: [], notices: [], version: 0 };
+  let state: DevState = { locale: "pt-BR", forms: [], chatListActions: [], routes: [], menu: [], calls: [], notices: [], version: 0 };
   const update = (patch: Partial<DevState>) => {
     state = { ...state, ...patch, version: state.version + 1 };
     listeners.forEach((l) => l());
@@ -199,6 +201,9 @@ export function createDevRuntime(plugin: { id: string; tenantTier?: string }): D
     },
     registerConnectForm(form) {
       update({ forms: [...state.forms.filter((f) => f.type !== form.type), form] });
+    },
+    registerChatListAction(action) {
+      update({ chatListActions: [...state.chatListActions.filter((a) => a.key !== action.key), action] });
     },
   };
 

@@ -1,5 +1,5 @@
 import { makeAutoObservable } from "mobx";
-import type { ConnectFormDefinition, UiMenuItem, UiRoute } from "@openatende/plugin-sdk/ui";
+import type { ChatListActionDefinition, ConnectFormDefinition, UiMenuItem, UiRoute } from "@openatende/plugin-sdk/ui";
 
 /** What GET /plugins/enabled answers for one plugin. */
 export interface EnabledPlugin {
@@ -22,12 +22,17 @@ export interface PluginConnectForm extends ConnectFormDefinition {
   pluginId: string;
 }
 
-/** What the enabled plugins' remotes registered: routes, menu entries and connection forms. */
+export interface PluginChatListAction extends ChatListActionDefinition {
+  pluginId: string;
+}
+
+/** What the enabled plugins' remotes registered: routes, menu entries, connection forms and chat-list actions. */
 export class PluginRegistry {
   enabled: EnabledPlugin[] = [];
   routes: PluginRoute[] = [];
   menu: PluginMenuItem[] = [];
   connectForms = new Map<string, PluginConnectForm>();
+  chatListActions: PluginChatListAction[] = [];
   /** Plugin id → "loading" | "ready" | error message. */
   state = new Map<string, string>();
   loaded = false;
@@ -48,6 +53,9 @@ export class PluginRegistry {
   addConnectForm(f: PluginConnectForm) {
     this.connectForms.set(f.type, f);
   }
+  addChatListAction(a: PluginChatListAction) {
+    this.chatListActions = [...this.chatListActions.filter((x) => !(x.pluginId === a.pluginId && x.key === a.key)), a];
+  }
   setState(id: string, s: string) {
     this.state.set(id, s);
   }
@@ -63,6 +71,7 @@ export class PluginRegistry {
     this.routes = [];
     this.menu = [];
     this.connectForms = new Map();
+    this.chatListActions = [];
     this.state = new Map();
     this.loaded = false;
   }

@@ -42,6 +42,7 @@ export function runtimeFor(root: RootStore, p: EnabledPlugin): ShellRuntime {
     addRoute: (r) => root.plugins.addRoute({ ...r, pluginId: p.id }),
     addMenuItem: (m) => root.plugins.addMenuItem({ ...m, pluginId: p.id }),
     registerConnectForm: (f) => root.plugins.addConnectForm({ ...f, pluginId: p.id }),
+    registerChatListAction: (a) => root.plugins.addChatListAction({ ...a, pluginId: p.id }),
   };
   return rt;
 }

@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { Badge, Button, Empty, Input, Popover, Segmented, Skeleton, Tooltip } from "antd";
-import { BellOutlined, FilterOutlined, InboxOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
+import { BellOutlined, FilterOutlined, InboxOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, UsergroupAddOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
 import type { TabKey, Ticket } from "../../stores/tickets";
 import { CONTACT_SEARCH_MIN } from "../../ui/constants";
@@ -11,6 +11,8 @@ import type { Attendance } from "./attendance";
 import { FiltersPanel, activeFilterCount } from "./FiltersPanel";
 import { TicketRow, type RowLabels } from "./TicketRow";
 import { listTime } from "./format";
+import { runtimeFor } from "../../plugins/remotes";
+import type { PluginChatListAction } from "../../plugins/registry";
 
 const ROW_HEIGHT = 86;
 
@@ -47,6 +49,7 @@ export const ChatList = observer(function ChatList({ a, activeId, onOpen, onNewC
           <h2>{t("atendimento.list.title")}</h2>
           <span className="oa-chatlist-actions">
             <NotificationsButton a={a} />
+            <PluginActions tab={store.tab} />
             <Tooltip title={t("atendimento.list.reload")}>
               <Button type="text" shape="circle" icon={<ReloadOutlined spin={store.loading && store.loaded} />} onClick={() => void store.load()} aria-label={t("atendimento.list.reload")} />
             </Tooltip>
@@ -98,6 +101,33 @@ export const ChatList = observer(function ChatList({ a, activeId, onOpen, onNewC
       </div>
       <TicketListBody a={a} activeId={activeId} onOpen={onOpen} filtersActive={filters > 0 || !!store.search} />
     </aside>
+  );
+});
+
+/** The buttons plugins added for this tab (registerChatListAction), and the one opened. */
+const PluginActions = observer(function PluginActions({ tab }: { tab: TabKey }) {
+  const root = useRoot();
+  const [open, setOpen] = useState<PluginChatListAction | null>(null);
+  const locale = root.session.locale as keyof PluginChatListAction["label"];
+  const actions = root.plugins.chatListActions.filter((x) => x.tabs.includes(tab) && root.can(x.access));
+  const plugin = open ? root.plugins.enabled.find((p) => p.id === open.pluginId) : undefined;
+  const Component = open?.component;
+  return (
+    <>
+      {actions.map((x) => {
+        const label = x.label[locale] ?? x.label["pt-BR"];
+        return (
+          <Tooltip key={`${x.pluginId}:${x.key}`} title={label}>
+            <Button type="text" shape="circle" icon={<UsergroupAddOutlined />} onClick={() => setOpen(x)} aria-label={label} data-testid={`chatlist-action-${x.pluginId}-${x.key}`} />
+          </Tooltip>
+        );
+      })}
+      {Component && plugin ? (
+        <Suspense fallback={null}>
+          <Component runtime={runtimeFor(root, plugin)} tab={tab} onClose={() => setOpen(null)} />
+        </Suspense>
+      ) : null}
+    </>
   );
 });
 
