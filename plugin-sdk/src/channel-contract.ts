@@ -184,6 +184,11 @@ export interface MessageChangeEvent extends ConnectionRef {
   timestamp?: number;
 }
 
+export interface MessageChangeResult {
+  /** False when the core never stored that message (or it was deleted: no reaction or edit applies). The same change twice answers true twice. */
+  applied: boolean;
+}
+
 export interface ContactUpdateEvent extends ConnectionRef {
   /** The contact's identity on the channel. */
   externalId: string;
@@ -198,6 +203,21 @@ export interface ContactUpdateEvent extends ConnectionRef {
    * was learnt): the core merges that contact into this one, tickets and messages included.
    */
   previousExternalId?: string;
+  /**
+   * Make the contact when the core does not know the identity (a contact sync or import).
+   * Without it an update of an unknown identity changes nothing ({ applied: false }), so the
+   * pictures and names of people who never wrote do not fill the contact list.
+   */
+  create?: boolean;
+}
+
+export interface ContactUpdateResult {
+  /** False when neither identity is known and `create` was not asked. */
+  applied: boolean;
+  /** The contact the identity now belongs to. */
+  contactId?: number;
+  /** True when the contact of `previousExternalId` was merged into it by this call. */
+  merged?: boolean;
 }
 
 export interface StatusEvent extends ConnectionRef {

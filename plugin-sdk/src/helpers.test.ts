@@ -1,6 +1,6 @@
 import { ServiceBroker, Errors, Context } from "moleculer";
 import { CORE_CHANNEL_ACTIONS, ERR_CHANNEL_UNSUPPORTED, InboundMessage } from "./channel-contract";
-import { ack, call, callChannel, channelActionParams, ChannelUnsupportedError, checkOutbound, coreChannelParams, emit, inbound, reportStatus, resolveToken } from "./helpers";
+import { ack, call, callChannel, changeMessage, channelActionParams, ChannelUnsupportedError, checkOutbound, coreChannelParams, emit, inbound, reportStatus, resolveToken, updateContact } from "./helpers";
 
 /** A broker with a recording "channels" core and a "plugins" stub; answers what was called with what. */
 function recordingBroker() {
@@ -20,6 +20,8 @@ function recordingBroker() {
       inbound: rec("channels.inbound", coreChannelParams.inbound, { messageId: 1, ticketId: 2, duplicate: false }),
       ack: rec("channels.ack", coreChannelParams.ack),
       status: rec("channels.status", coreChannelParams.status),
+      change: rec("channels.change", coreChannelParams.change, { applied: true }),
+      contact: rec("channels.contact", coreChannelParams.contact, { applied: true, contactId: 4, merged: true }),
       resolveToken: rec("channels.resolveToken", { token: "string" }, { tenantId: 1, connectionId: 2, name: "Site", status: "connected", settings: {} }),
     },
   });
@@ -79,6 +81,33 @@ describe("channel → core helpers", () => {
     await b.call("chan.go");
     await b.stop();
     expect(seen).toEqual([{ tenantId: 5, connectionId: 6, status: "connected" }]);
+  });
+
+  it("contract 1.1: phone-sent, group and imported messages, played and group acks pass the core's params as they are", async () => {
+    const rich: InboundMessage = { ...msg, isGroup: true, fromMe: true, participant: { externalId: "5511977776666", name: "Bia", phone: "5511977776666" }, imported: { closeTicket: true } };
+    await inbound(r.broker, rich);
+    await ack(r.broker, { tenantId: 1, connectionId: 2, providerMessageId: "p1", status: "played", participant: "5511977776666" });
+    expect(r.calls).toEqual([
+      { action: "channels.inbound", params: rich },
+      { action: "channels.ack", params: { tenantId: 1, connectionId: 2, providerMessageId: "p1", status: "played", participant: "5511977776666" } },
+    ]);
+    const bad = await inbound(r.broker, { ...msg, participant: { externalId: "" } }).catch((e) => e);
+    expect(bad.data[0].field).toBe("participant.externalId");
+  });
+
+  it("changeMessage and updateContact call channels.change and channels.contact and answer the core's result", async () => {
+    expect(CORE_CHANNEL_ACTIONS.change).toBe("channels.change");
+    expect(CORE_CHANNEL_ACTIONS.contact).toBe("channels.contact");
+    const change = { tenantId: 1, connectionId: 2, providerMessageId: "wamid.1", change: { type: "reaction", emoji: "", by: "5511977776666" } } as const;
+    expect(await changeMessage(r.broker, change)).toEqual({ applied: true });
+    const contact = { tenantId: 1, connectionId: 2, externalId: "5511977776666@s.whatsapp.net", previousExternalId: "99887766@lid", avatarUrl: null, validated: true };
+    expect(await updateContact(r.broker, contact)).toEqual({ applied: true, contactId: 4, merged: true });
+    expect(r.calls).toEqual([
+      { action: "channels.change", params: change },
+      { action: "channels.contact", params: contact },
+    ]);
+    const bad = (await changeMessage(r.broker, { tenantId: 1, connectionId: 2, providerMessageId: "wamid.1", change: { type: "pin" } as never }).catch((e) => e)) as Errors.ValidationError;
+    expect(bad.data[0].field).toBe("change.type");
   });
 
   it("the core's params refuse a malformed inbound message, naming the field", async () => {

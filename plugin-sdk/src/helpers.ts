@@ -1,7 +1,8 @@
 /**
  * Typed broker calls across packages, and the helpers a channel plugin uses to talk to the
  * core. A plugin never writes an action name of the core by hand: it calls `inbound`,
- * `ack` and `reportStatus`, which call CORE_CHANNEL_ACTIONS with typed params.
+ * `ack`, `changeMessage`, `updateContact` and `reportStatus`, which call
+ * CORE_CHANNEL_ACTIONS with typed params.
  *
  * How to extend the contract maps: add entries here (they are the contract), or, for a
  * service-local addition, augment them from your package:
@@ -13,6 +14,7 @@
 import { Errors } from "moleculer";
 import type { CallingOptions } from "moleculer";
 import {
+  ACK_STATUSES,
   AckEvent,
   CHANNEL_CAPABILITIES,
   CONNECTION_STATUSES,
@@ -20,10 +22,14 @@ import {
   ChannelCapability,
   ConnectParams,
   ConnectionRef,
+  ContactUpdateEvent,
+  ContactUpdateResult,
   ERR_CHANNEL_UNSUPPORTED,
   InboundMessage,
   InboundResult,
   MediaRef,
+  MessageChangeEvent,
+  MessageChangeResult,
   OutboundMessage,
   ResolvedToken,
   SendParams,
@@ -40,7 +46,9 @@ import { INLINE_MEDIA_MAX_CHARS, uploadMedia, type UploadMediaParams } from "./m
 /** Actions of the core plugins may call, with their params and results. */
 export interface Actions {
   "channels.inbound": { params: InboundMessage; result: InboundResult };
-  "channels.ack": { params: AckEvent; result: unknown };
+  "channels.ack": { params: AckEvent; result: { applied: boolean } };
+  "channels.change": { params: MessageChangeEvent; result: MessageChangeResult };
+  "channels.contact": { params: ContactUpdateEvent; result: ContactUpdateResult };
   "channels.status": { params: StatusEvent; result: unknown };
   "channels.resolveToken": { params: { token: string }; result: ResolvedToken | null };
   "channelFiles.upload": { params: UploadMediaParams; result: MediaRef };
@@ -115,9 +123,27 @@ export async function inbound(ctx: Caller, msg: InboundMessage, opts?: CallingOp
   return ctx.call(CORE_CHANNEL_ACTIONS.inbound, msg, opts) as Promise<InboundResult>;
 }
 
-/** Tells the core a sent message was delivered, read or failed. */
+/** Tells the core a sent message was delivered, read, played or failed (a group's receipts name the `participant`). */
 export async function ack(ctx: Caller, evt: AckEvent, opts?: CallingOptions): Promise<void> {
   await ctx.call(CORE_CHANNEL_ACTIONS.ack, evt, opts);
+}
+
+/**
+ * Tells the core of a change made on the channel to a message it stored: a reaction (emoji ""
+ * takes the reactor's away), an edit, a deletion by its sender. Safe to repeat; answers
+ * `{ applied: false }` for a message the core never stored.
+ */
+export function changeMessage(ctx: Caller, evt: MessageChangeEvent, opts?: CallingOptions): Promise<MessageChangeResult> {
+  return ctx.call(CORE_CHANNEL_ACTIONS.change, evt, opts) as Promise<MessageChangeResult>;
+}
+
+/**
+ * Tells the core what the channel learnt of a contact: name, picture (null: none), validated
+ * on the network, phone; with `previousExternalId`, that another id of the channel is the
+ * same person (the core merges the two contacts). Safe to repeat.
+ */
+export function updateContact(ctx: Caller, evt: ContactUpdateEvent, opts?: CallingOptions): Promise<ContactUpdateResult> {
+  return ctx.call(CORE_CHANNEL_ACTIONS.contact, evt, opts) as Promise<ContactUpdateResult>;
 }
 
 /** Tells the core the connection's status changed (qrcode, connected, disconnected, …). */
@@ -215,8 +241,9 @@ export const channelActionParams = {
 } as const;
 
 /**
- * fastest-validator params of the core's channel actions (channels.inbound / ack / status):
- * the core's `channels` service declares these, and the conformance kit's fake core too.
+ * fastest-validator params of the core's channel actions (channels.inbound / ack / change /
+ * contact / status): the conformance kit's fake core declares these; the core's `channels`
+ * service declares the same fields with the lengths its tables keep.
  */
 export const coreChannelParams = {
   inbound: {
@@ -239,13 +266,42 @@ export const coreChannelParams = {
     contactCard: { type: "object", optional: true, props: { name: "string", phone: optionalString } },
     replyToProviderId: optionalString,
     isGroup: { type: "boolean", optional: true },
+    fromMe: { type: "boolean", optional: true },
+    participant: { type: "object", optional: true, props: { externalId: { type: "string", min: 1 }, name: optionalString, phone: optionalString } },
+    imported: { type: "object", optional: true, props: { closeTicket: { type: "boolean", optional: true } } },
   },
   ack: {
     ...ref,
     providerMessageId: providerId,
-    status: { type: "enum", values: ["sent", "delivered", "read", "failed"] },
+    status: { type: "enum", values: [...ACK_STATUSES] },
     reason: optionalString,
     timestamp: { type: "number", optional: true, positive: true },
+    participant: { type: "string", optional: true, min: 1 },
+  },
+  change: {
+    ...ref,
+    providerMessageId: providerId,
+    change: {
+      type: "object",
+      props: {
+        type: { type: "enum", values: ["reaction", "edit", "delete"] },
+        emoji: optionalString,
+        by: { type: "string", optional: true, min: 1 },
+        fromMe: { type: "boolean", optional: true },
+        body: optionalString,
+      },
+    },
+    timestamp: { type: "number", optional: true, positive: true },
+  },
+  contact: {
+    ...ref,
+    externalId: { type: "string", min: 1 },
+    name: optionalString,
+    avatarUrl: { type: "string", optional: true, nullable: true },
+    phone: optionalString,
+    validated: { type: "boolean", optional: true },
+    previousExternalId: { type: "string", optional: true, min: 1 },
+    create: { type: "boolean", optional: true },
   },
   status: {
     ...ref,

@@ -5,7 +5,8 @@
  * break the contract on purpose).
  *
  * Order matters: startHarness, checkDefinition, checkActions, checkConnect, checkStatus,
- * checkSend (per capability), checkUnsupported, checkTest, checkInbound, checkDisconnect.
+ * checkSend (per capability), checkUnsupported, checkTest, checkInbound, checkChange (per
+ * declared reaction/edit/delete), checkContact, checkDisconnect.
  */
 import * as os from "node:os";
 import Validator from "fastest-validator";
@@ -41,7 +42,25 @@ export interface InboundDriver {
    * the provider redelivers the same message (a replay).
    */
   triggerInbound(broker: ServiceBroker, ref: ConnectionRef, key: string): Promise<void>;
+  /**
+   * Optional: the provider reports a change to the message `key` it delivered before — someone
+   * reacts to it ("reaction"), the same person takes the reaction away ("unreaction"), its
+   * sender edits it ("edit") or deletes it for everyone ("delete"). With it, the kit checks
+   * that each change the plugin declares among its capabilities (reaction, edit, delete)
+   * reaches channels.change naming the message by the provider id channels.inbound got.
+   */
+  triggerChange?(broker: ServiceBroker, ref: ConnectionRef, key: string, change: ChangeTrigger): Promise<void>;
+  /**
+   * Optional: the provider tells the plugin something new of the person who sent message
+   * `key` (a new name or picture). With it, the kit checks it reaches channels.contact for the
+   * same externalId channels.inbound named as `from`.
+   */
+  triggerContact?(broker: ServiceBroker, ref: ConnectionRef, key: string): Promise<void>;
 }
+
+export type ChangeTrigger = "reaction" | "unreaction" | "edit" | "delete";
+/** Outbound capabilities whose inbound counterpart (a change made on the channel) the kit checks. */
+export const CHANGE_KINDS: readonly ChannelCapability[] = ["reaction", "edit", "delete"];
 
 export interface ChannelConformanceOptions {
   plugin: DefinedPlugin;
@@ -112,6 +131,15 @@ function noInvalidCalls(h: ConformanceHarness) {
   if (h.core.invalid.length) {
     fail(`the plugin called the core with invalid params: ${h.core.invalid.map((i) => `channels.${i.action}: ${i.errors.join("; ")} in ${show(i.params)}`).join(" | ")}`);
   }
+}
+
+/** Delivers message `key` and answers what channels.inbound got for it. */
+async function deliverOne(h: ConformanceHarness, driver: InboundDriver, key: string) {
+  const mine = () => h.core.inbound.filter((m) => sameRef(m, h.ref));
+  await attempt("driver.triggerInbound", () => driver.triggerInbound(h.broker, { ...h.ref }, key));
+  await waitFor(h, `a channels.inbound call for connection ${show(h.ref)}`, () => mine().length > 0 || h.core.invalid.length > 0);
+  noInvalidCalls(h);
+  return mine()[0];
 }
 
 function isStatusResult(x: unknown): x is StatusResult {
@@ -299,6 +327,58 @@ export async function checkInbound(h: ConformanceHarness, driver: InboundDriver 
   if (replay.providerMessageId !== first.providerMessageId) {
     fail(`a replay of the same provider message must carry the same providerMessageId; got ${show(first.providerMessageId)} then ${show(replay.providerMessageId)}`);
   }
+}
+
+/** Which changes made on the channel the kit checks for this plugin: its declared reaction/edit/delete, when the driver can make them. */
+export function checkedChanges(plugin: DefinedPlugin, driver: InboundDriver | undefined): ChannelCapability[] {
+  if (!driver?.triggerChange) return [];
+  const caps = plugin.manifest.channel?.capabilities ?? [];
+  return CHANGE_KINDS.filter((k) => caps.includes(k));
+}
+
+/**
+ * A change made on the channel to a delivered message reaches channels.change naming that
+ * message's provider id (as channels.inbound got it) with the right kind; a reaction names who
+ * reacted, and that person taking it away is the same `by` with emoji "".
+ */
+export async function checkChange(h: ConformanceHarness, kind: ChannelCapability, driver: InboundDriver | undefined = h.opts.driver): Promise<void> {
+  if (!driver?.triggerChange) fail("checkChange needs a driver with triggerChange");
+  h.core.reset();
+  const key = `conformance-${kind}-${Date.now()}`;
+  const target = (await deliverOne(h, driver, key)).providerMessageId;
+  const mine = () => h.core.changes.filter((c) => sameRef(c, h.ref));
+  const expectChange = async (trigger: ChangeTrigger, n: number) => {
+    await attempt(`driver.triggerChange (${trigger})`, () => driver.triggerChange!(h.broker, { ...h.ref }, key, trigger));
+    await waitFor(h, `a channels.change call (${trigger}) for connection ${show(h.ref)}`, () => mine().length >= n || h.core.invalid.length > 0);
+    noInvalidCalls(h);
+    const c = mine()[n - 1];
+    if (c.providerMessageId !== target) fail(`channels.change must name the changed message by the provider id channels.inbound got (${show(target)}); got ${show(c.providerMessageId)}`);
+    const type = trigger === "unreaction" ? "reaction" : trigger;
+    if (c.change.type !== type) fail(`a ${trigger} on the channel must reach channels.change as change.type ${show(type)}; got ${show(c.change.type)}`);
+    return c.change;
+  };
+  if (kind === "reaction") {
+    const added = await expectChange("reaction", 1);
+    if (added.type !== "reaction" || !added.emoji) fail(`a reaction must carry its emoji; got ${show(added)}`);
+    const removed = await expectChange("unreaction", 2);
+    if (removed.type !== "reaction" || removed.emoji !== "" || removed.by !== added.by) {
+      fail(`a reaction taken away must be emoji "" by the same reactor (${show(added.by)}); got ${show(removed)}`);
+    }
+  } else await expectChange(kind === "edit" ? "edit" : "delete", 1);
+}
+
+/** What the provider tells of a contact reaches channels.contact for the externalId inbound messages name as `from`. */
+export async function checkContact(h: ConformanceHarness, driver: InboundDriver | undefined = h.opts.driver): Promise<void> {
+  if (!driver?.triggerContact) fail("checkContact needs a driver with triggerContact");
+  h.core.reset();
+  const key = `conformance-contact-${Date.now()}`;
+  const from = (await deliverOne(h, driver, key)).from.externalId;
+  const mine = () => h.core.contacts.filter((c) => sameRef(c, h.ref));
+  await attempt("driver.triggerContact", () => driver.triggerContact!(h.broker, { ...h.ref }, key));
+  await waitFor(h, `a channels.contact call for connection ${show(h.ref)}`, () => mine().length > 0 || h.core.invalid.length > 0);
+  noInvalidCalls(h);
+  const u = mine()[0];
+  if (u.externalId !== from) fail(`channels.contact must name the contact by the externalId its messages come from (${show(from)}); got ${show(u.externalId)}`);
 }
 
 /** disconnect answers a valid status and reports "disconnected" through channels.status. */

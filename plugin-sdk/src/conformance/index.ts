@@ -14,7 +14,10 @@ import {
   ChannelConformanceOptions,
   ConformanceHarness,
   checkActions,
+  checkChange,
   checkConnect,
+  checkContact,
+  checkedChanges,
   checkDefinition,
   checkDisconnect,
   checkInbound,
@@ -71,6 +74,13 @@ export function runChannelConformance(opts: ChannelConformanceOptions & { name?:
       () => checkInbound(harness()),
       hookTimeout,
     );
+    for (const kind of valid ? checkedChanges(plugin, opts.driver) : []) {
+      const what = { reaction: "a reaction (and its removal)", edit: "an edit", delete: "a deletion" }[kind as "reaction" | "edit" | "delete"];
+      it(`${what} made on the channel reaches channels.change naming the message's provider id`, () => checkChange(harness(), kind), hookTimeout);
+    }
+    if (opts.driver?.triggerContact) {
+      it("what the channel learns of a contact reaches channels.contact for the id its messages come from", () => checkContact(harness()), hookTimeout);
+    }
     it("disconnect reports a disconnected status", () => checkDisconnect(harness()));
   });
 }

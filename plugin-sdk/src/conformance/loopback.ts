@@ -3,15 +3,17 @@
  * contract, for tests of the core's channel side and of the kit itself. `faults` make it
  * break one rule of the contract on purpose.
  *
- * Its extra action `deliver { tenantId, connectionId, key, body? }` plays the provider
- * delivering message `key` (again, for a replay) — loopbackDriver triggers it.
+ * Its extra actions play the provider: `deliver { tenantId, connectionId, key, body? }`
+ * delivers message `key` (again, for a replay); `deliverChange { …, key, change }` reports a
+ * reaction, its removal, an edit or a deletion of that message; `deliverContact { …, key }`
+ * reports a new name and picture of its sender — loopbackDriver triggers them.
  */
 import type { ServiceBroker } from "moleculer";
 import type { Context } from "moleculer";
 import { ChannelCapability, ConnectParams, ConnectionRef, ConnectionStatus, SendParams, TestParams } from "../channel-contract";
 import { definePlugin, DefinedPlugin, pluginServiceName } from "../define-plugin";
-import { channelActionParams, checkOutbound, inbound, reportStatus } from "../helpers";
-import type { InboundDriver } from "./checks";
+import { changeMessage, channelActionParams, checkOutbound, inbound, reportStatus, updateContact } from "../helpers";
+import type { ChangeTrigger, InboundDriver } from "./checks";
 
 export interface LoopbackFaults {
   /** connect does not report its status to the core. */
@@ -28,6 +30,14 @@ export interface LoopbackFaults {
   anonymousInbound?: boolean;
   /** this action declares no params. */
   noParamsOn?: "connect" | "disconnect" | "status" | "send" | "test";
+  /** changes name a provider id of their own instead of the changed message's. */
+  changeWrongTarget?: boolean;
+  /** a reaction taken away names another reactor. */
+  unreactionOtherReactor?: boolean;
+  /** reactions do not say who reacted (the core refuses them). */
+  reactionWithoutBy?: boolean;
+  /** contact updates name the contact by its display name, not its id. */
+  contactByName?: boolean;
 }
 
 export interface LoopbackOptions {
@@ -119,16 +129,47 @@ export function createLoopbackChannel(opts: LoopbackOptions = {}): DefinedPlugin
             });
           },
         },
+        deliverChange: {
+          params: { tenantId: "number", connectionId: "number", key: "string", change: { type: "enum", values: ["reaction", "unreaction", "edit", "delete"] } },
+          async handler(ctx: Ctx<ConnectionRef & { key: string; change: ChangeTrigger }>) {
+            const { tenantId, connectionId, key, change } = ctx.params;
+            const providerMessageId = faults.changeWrongTarget ? `loop-change-${++seq}` : `loop-in-${key}`;
+            const by = (removal: boolean) => (faults.reactionWithoutBy ? "" : removal && faults.unreactionOtherReactor ? `someone-else-${key}` : `visitor-${key}`);
+            const what =
+              change === "reaction"
+                ? ({ type: "reaction", emoji: "👍", by: by(false) } as const)
+                : change === "unreaction"
+                  ? ({ type: "reaction", emoji: "", by: by(true) } as const)
+                  : change === "edit"
+                    ? ({ type: "edit", body: `edited ${key}` } as const)
+                    : ({ type: "delete" } as const);
+            return changeMessage(ctx, { tenantId, connectionId, providerMessageId, change: what, timestamp: Date.now() });
+          },
+        },
+        deliverContact: {
+          params: { tenantId: "number", connectionId: "number", key: "string" },
+          async handler(ctx: Ctx<ConnectionRef & { key: string }>) {
+            const { tenantId, connectionId, key } = ctx.params;
+            return updateContact(ctx, { tenantId, connectionId, externalId: faults.contactByName ? "Loopback visitor" : `visitor-${key}`, name: "Loopback visitor (renamed)", avatarUrl: null });
+          },
+        },
       },
     },
   });
 }
 
-/** The inbound driver of a loopback channel: calls its `deliver` action. */
+/** The driver of a loopback channel: calls its `deliver`, `deliverChange` and `deliverContact` actions. */
 export function loopbackDriver(plugin: DefinedPlugin): InboundDriver {
+  const service = pluginServiceName(plugin.id, plugin.major);
   return {
     async triggerInbound(broker: ServiceBroker, ref: ConnectionRef, key: string) {
-      await broker.call(`${pluginServiceName(plugin.id, plugin.major)}.deliver`, { ...ref, key });
+      await broker.call(`${service}.deliver`, { ...ref, key });
+    },
+    async triggerChange(broker: ServiceBroker, ref: ConnectionRef, key: string, change: ChangeTrigger) {
+      await broker.call(`${service}.deliverChange`, { ...ref, key, change });
+    },
+    async triggerContact(broker: ServiceBroker, ref: ConnectionRef, key: string) {
+      await broker.call(`${service}.deliverContact`, { ...ref, key });
     },
   };
 }
