@@ -122,6 +122,9 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
       }
     }
     if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) return done();
+    // A stream route takes the body as it came, unread: its action gets it as ctx.stream (a
+    // webhook whose signature covers the exact bytes; a body too large for one packet).
+    if ((req as { $streamBody?: boolean }).$streamBody) return done();
     jsonBody(req, res, (err?: unknown) => (err ? done(err) : formBody(req, res, done)));
   }
 
@@ -262,6 +265,15 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
       });
     },
     methods: {
+      /**
+       * moleculer-web finds a request's route before running the route's middlewares, but tells
+       * them nothing of it: the body step must know whether the route is a stream alias
+       * (`rest: { method, path, type: "stream" }`), whose body it must leave unread.
+       */
+      routeHandler(this: any, ctx: unknown, route: unknown, req: Req & { $streamBody?: boolean }, res: ServerResponse, found?: { alias?: { type?: string } }) {
+        if (found?.alias?.type === "stream") req.$streamBody = true;
+        return (ApiGateway as unknown as { methods: Record<string, (...a: unknown[]) => unknown> }).methods.routeHandler.call(this, ctx, route, req, res, found);
+      },
       /**
        * Every call carries `Authorization: Bearer <token>` and `X-Session-Id`. Public actions
        * accept anonymous calls; when credentials are sent to a protected action they must be
