@@ -7,7 +7,7 @@ import { normaliseMessage } from "../src/messages";
 import type { InboundAction } from "../src/ports";
 import { context, CUSTOMER, CUSTOMER_JID, CUSTOMER_LID, GROUP_JID, MemoryLids, REF, T0, text } from "./fixtures/wa";
 
-const inboundOf = (actions: InboundAction[]) => (actions.find((a) => a.kind === "inbound") as { message: Record<string, unknown> }).message;
+const inboundOf = (actions: InboundAction[]) => (actions.find((a) => a.kind === "inbound") as Extract<InboundAction, { kind: "inbound" }>).message;
 const contactsOf = (actions: InboundAction[]) => actions.filter((a) => a.kind === "contact").map((a) => (a as { contact: unknown }).contact);
 
 describe("1:1 chats", () => {

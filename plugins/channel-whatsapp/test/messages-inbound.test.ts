@@ -6,6 +6,7 @@
 import { proto } from "@whiskeysockets/baileys";
 import { MEDIA_MAX_BYTES } from "@openatende/plugin-sdk";
 import { normaliseMessage } from "../src/messages";
+import type { InboundAction } from "../src/ports";
 import { context, CUSTOMER, CUSTOMER_JID, mediaFields, REF, T0, text, waMessage } from "./fixtures/wa";
 
 const base = (id: string) => ({ ...REF, providerMessageId: id, timestamp: T0 * 1000, from: { externalId: CUSTOMER, phone: CUSTOMER, name: "Maria" } });
@@ -15,7 +16,7 @@ async function one(message: Record<string, unknown>, ctx = context()) {
   const actions = await normaliseMessage(ctx, msg);
   expect(actions).toHaveLength(1);
   expect(actions[0].kind).toBe("inbound");
-  return (actions[0] as { message: Record<string, unknown> }).message;
+  return (actions[0] as Extract<InboundAction, { kind: "inbound" }>).message;
 }
 
 describe("text", () => {
