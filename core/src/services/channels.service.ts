@@ -5,9 +5,22 @@ import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import type { TicketRow } from "../tickets/model";
 import { resolveStored, storeFiles, StoredFile } from "../files/store";
-import { pushRealtime, ticketRooms, visibilityOf } from "../realtime/push";
 import { TtlCache } from "../tickets/ttl-cache";
-import { CONNECTION_STATUSES, AckEvent, InboundMessage, InboundResult, ResolvedToken, StatusEvent } from "@openatende/plugin-sdk/src/channel-contract";
+import type { MessageView } from "../messages/model";
+import { ackParams, changeParams, checkChange, contactParams, inboundParams, ref } from "../channels/params";
+import { pushInbound } from "../channels/inbound-push";
+import {
+  CONNECTION_STATUSES,
+  AckEvent,
+  ContactUpdateEvent,
+  ContactUpdateResult,
+  InboundMessage,
+  InboundResult,
+  MessageChangeEvent,
+  MessageChangeResult,
+  ResolvedToken,
+  StatusEvent,
+} from "@openatende/plugin-sdk/src/channel-contract";
 import type { IsEnabledResult } from "@openatende/plugin-sdk/src/host-contract";
 import { AVAILABILITY_ERRORS } from "./plugins.service";
 
@@ -29,16 +42,15 @@ interface InboundContact {
 /** What an inbound message needs of its ticket (tickets.findActive; openForInbound answers more). */
 type InboundTicket = Pick<TicketRow, "id" | "tenantId" | "contactId" | "connectionId" | "queueId" | "userId" | "status" | "isGroup" | "unreadMessages">;
 
-const ref = { tenantId: { type: "number", integer: true, positive: true }, connectionId: { type: "number", integer: true, positive: true } };
-
 /** A connection stays this long at most in a process's cache (a safety net: its changes drop it at once). */
 const CONNECTION_TTL_MS = 30_000;
 
 /**
  * Where channel plugins hand their traffic to the core (the contract's CORE_CHANNEL_ACTIONS):
  * an inbound message becomes contact → ticket → message → realtime event; acks move a
- * message's status forward; status reports update the connection. Nothing here knows any
- * particular channel.
+ * message's status forward; changes made on the channel (reactions, edits, deletions) and
+ * what it learns of contacts (names, pictures, a LID's phone number) update what is stored;
+ * status reports update the connection. Nothing here knows any particular channel.
  */
 export function createChannelsService(deps: CoreDeps): ServiceSchema {
   /**
@@ -86,29 +98,18 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
       },
     },
     actions: {
+      /**
+       * A message of the channel. Written on the account's own phone (`fromMe`): an agent's
+       * message without a user, no unread count, nobody notified; its ticket is opened as
+       * usual when there is none (pending, or group), read. From a group: the member who
+       * wrote is kept on the message. Imported (the history a channel receives when linked):
+       * stored in place without any realtime event or unread count; with `closeTicket` it
+       * goes to the contact's closed ticket (made closed when there is none) unless the
+       * contact has an active one — thousands of imported messages push nothing.
+       */
       inbound: {
         visibility: "public",
-        params: {
-          ...ref,
-          providerMessageId: { type: "string", min: 1, max: 191 },
-          timestamp: { type: "number", integer: true, min: 0 },
-          from: {
-            type: "object",
-            props: {
-              externalId: { type: "string", min: 1, max: 191 },
-              name: { type: "string", optional: true, max: 200 },
-              phone: { type: "string", optional: true, max: 40 },
-              email: { type: "string", optional: true, max: 190 },
-              avatarUrl: { type: "string", optional: true, max: 1000 },
-            },
-          },
-          body: { type: "string", optional: true, max: 65536 },
-          media: { type: "object", optional: true },
-          location: { type: "object", optional: true },
-          contactCard: { type: "object", optional: true },
-          replyToProviderId: { type: "string", optional: true, max: 191 },
-          isGroup: { type: "boolean", optional: true },
-        },
+        params: inboundParams,
         async handler(ctx: Ctx<InboundMessage>): Promise<InboundResult> {
           const msg = ctx.params;
           const connection = await connectionOf(ctx, msg.tenantId, msg.connectionId);
@@ -147,6 +148,7 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
               connectionId: connection.id,
               queueId: connection.queueId,
               isGroup: !!msg.isGroup,
+              closed: !!msg.imported?.closeTicket,
             })) as { ticket: TicketRow; created: boolean });
           }
           const open = ticket!;
@@ -162,54 +164,33 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
           const body = msg.body ?? (msg.location ? `${msg.location.latitude},${msg.location.longitude}` : msg.contactCard ? `${msg.contactCard.name} ${msg.contactCard.phone ?? ""}`.trim() : undefined);
           const stored = (await ctx.call("messages.storeInbound", { msg: { ...msg, body }, ticket: { id: open.id, tenantId: open.tenantId }, contactId: contact.id, media })) as {
             duplicate: boolean;
-            message: { id: number; ticketId?: number } & Record<string, unknown>;
+            message: MessageView;
           };
           if (stored.duplicate) return { messageId: stored.message.id, ticketId: stored.message.ticketId ?? open.id, duplicate: true };
 
           // The ticket as the update left it: known from the row just read when nothing else
-          // changed it meanwhile (the update checks that), read again otherwise.
+          // changed it meanwhile (the update checks that), read again otherwise. A message from
+          // the account's phone reads the ticket, as an agent's reply does.
           const after = (await ctx.call("tickets.touch", {
             tenantId: msg.tenantId,
             ticketId: open.id,
             body: body ?? media?.fileName ?? "",
             timestamp: msg.timestamp,
-            incoming: true,
+            incoming: !msg.fromMe,
+            keepUnread: !!msg.imported,
             expected: { unreadMessages: open.unreadMessages, status: open.status, userId: open.userId, queueId: open.queueId },
           })) as Partial<InboundTicket> | null;
-          const touched = { ...open, ...(after ?? {}) } as InboundTicket;
-          const contactView = { id: contact.id, name: contact.name, profilePicUrl: contact.profilePicUrl ?? null };
-          const rooms = ticketRooms(touched, await visibilityOf(ctx, msg.tenantId));
-          // The spec's list channel: chat:create with the fields the shell shows and notifies on.
-          pushRealtime(ctx, {
-            rooms,
-            event: `${msg.tenantId}:ticketList`,
-            payload: {
-              type: "chat:create",
-              payload: {
-                body: body ?? "",
-                read: false,
-                isGroup: !!msg.isGroup,
-                verifiedBizName: null,
-                messageId: stored.message.id,
-                mediaType: media ? stored.message.mediaType : null,
-                ticket: {
-                  id: touched.id,
-                  userId: touched.userId,
-                  queueId: touched.queueId,
-                  contactId: contact.id,
-                  isGroup: !!touched.isGroup,
-                  status: touched.status,
-                  unreadMessages: touched.unreadMessages,
-                  contact: { name: contact.name, profilePicUrl: contact.profilePicUrl ?? null },
-                },
-              },
-            },
-          });
-          pushRealtime(ctx, {
-            rooms,
-            event: `${msg.tenantId}:appMessage`,
-            payload: { action: "create", message: stored.message, ticket: { id: touched.id, status: touched.status, userId: touched.userId, queueId: touched.queueId }, contact: contactView },
-          });
+          if (!msg.imported) {
+            await pushInbound(ctx, {
+              ticket: { ...open, ...(after ?? {}) } as InboundTicket,
+              contact,
+              message: stored.message,
+              body: body ?? "",
+              isGroup: !!msg.isGroup,
+              fromMe: !!msg.fromMe,
+              hasMedia: !!media,
+            });
+          }
           return { messageId: stored.message.id, ticketId: open.id, duplicate: false };
         },
       },
@@ -227,9 +208,14 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
           return { tenantId: c.tenantId, connectionId: c.id, name: c.name, status: c.status, settings: c.settings };
         },
       },
+      /**
+       * A delivery report: sent < delivered < read < played, forward only ("failed" only before
+       * any device acknowledged). A group's receipts (`participant`) follow the same rule, so
+       * the message shows the furthest any member reached.
+       */
       ack: {
         visibility: "public",
-        params: { ...ref, providerMessageId: { type: "string", min: 1, max: 191 }, status: { type: "enum", values: ["sent", "delivered", "read", "failed"] }, reason: { type: "string", optional: true, max: 255 }, timestamp: { type: "number", optional: true } },
+        params: ackParams,
         async handler(ctx: Ctx<AckEvent>) {
           await connectionOf(ctx, ctx.params.tenantId, ctx.params.connectionId);
           const m = await ctx.call("messages.applyAck", {
@@ -240,6 +226,39 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
             reason: ctx.params.reason,
           });
           return { applied: !!m };
+        },
+      },
+
+      /** A reaction, edit or deletion made on the channel to a stored message; idempotent. */
+      change: {
+        visibility: "public",
+        params: changeParams,
+        async handler(ctx: Ctx<MessageChangeEvent>): Promise<MessageChangeResult> {
+          await connectionOf(ctx, ctx.params.tenantId, ctx.params.connectionId);
+          const r = (await ctx.call("messages.applyChange", {
+            tenantId: ctx.params.tenantId,
+            connectionId: ctx.params.connectionId,
+            providerId: ctx.params.providerMessageId,
+            change: checkChange(ctx.params.change),
+          })) as { changed: boolean; message: MessageView } | null;
+          // A reaction or edit of a deleted message changes nothing: not applied.
+          return { applied: !!r && (r.changed || ctx.params.change.type === "delete" || !r.message.isDeleted) };
+        },
+      },
+
+      /**
+       * What the channel learnt of a contact of this connection's type, in this tenant: name
+       * (only over a name that is still the raw number or id), picture (null clears it),
+       * validated on the network, a phone number for a contact without one; with
+       * `previousExternalId`, the contact known by that id merged into this one. Idempotent.
+       */
+      contact: {
+        visibility: "public",
+        params: contactParams,
+        async handler(ctx: Ctx<ContactUpdateEvent>): Promise<ContactUpdateResult> {
+          const connection = await connectionOf(ctx, ctx.params.tenantId, ctx.params.connectionId);
+          const { connectionId: _c, ...update } = ctx.params;
+          return (await ctx.call("contacts.applyChannelUpdate", { ...update, channelType: connection.type })) as ContactUpdateResult;
         },
       },
 

@@ -10,6 +10,8 @@ import { Ctx, isAdmin } from "../types";
 import { containsCI } from "../db/search";
 import { PlanLimits, assertWithinLimit } from "../licence/plans";
 import { defineContactModels, Contact, ContactNote, ContactRow } from "../contacts/models";
+import { contactMerger, ticketsAction } from "../contacts/merge";
+import { avatarOf, channelContactUpdates } from "../contacts/channel-update";
 import { CONTACT_FIELD_NAMES, ContactFields, GENDERS, MARITAL_STATUSES, fieldErrorToAppError, normaliseContactFields } from "../contacts/fields";
 import { lenientContactNumber, numberMatchKey } from "../contacts/phone";
 import { CsvFormatError, CsvRow, parseContactsCsv, splitTagNames, toCsv } from "../contacts/csv";
@@ -112,25 +114,6 @@ const EXPORT_COLUMNS = [
   "createdAt",
 ];
 
-/** Fields a merge copies from a duplicate onto the kept contact when the kept one has none. */
-const FILLABLE: Array<keyof ContactRow> = [
-  "firstName",
-  "lastName",
-  "businessName",
-  "document",
-  "birthday",
-  "gender",
-  "maritalStatus",
-  "source",
-  "email",
-  "instagram",
-  "telegramId",
-  "website",
-  "category",
-  "state",
-  "profilePicUrl",
-];
-
 function hiddenSetting(v: unknown): boolean {
   if (v && typeof v === "object" && !Array.isArray(v)) v = (v as { value?: unknown; enabled?: unknown }).value ?? (v as { enabled?: unknown }).enabled;
   return v === true || v === "true" || v === 1 || v === "enabled";
@@ -161,7 +144,10 @@ function parseIdList(raw: unknown, field: string): number[] | undefined {
  * race-safe `resolveInbound`.
  */
 export function createContactsService(deps: CoreDeps): ServiceSchema {
-  const { Contact: ContactModel, ContactIdentity, ContactTag, ContactWallet, ContactNote: NoteModel } = defineContactModels(deps.sequelize);
+  const models = defineContactModels(deps.sequelize);
+  const { Contact: ContactModel, ContactIdentity, ContactTag, ContactWallet, ContactNote: NoteModel } = models;
+  const merger = contactMerger(deps.sequelize, models);
+  const { destroyContact } = merger;
   const mysql = () => deps.sequelize.getDialect() === "mysql";
   let importQueue: Bull.Queue<ImportJobData> | undefined;
 
@@ -291,18 +277,6 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
     return err instanceof UniqueConstraintError ? new AppError("ERR_CONTACT_ALREADY_EXISTS", { field: "number" }) : err;
   }
 
-  /** Removes a contact and everything that hangs on it (explicitly: SQLite's foreign keys are per connection). */
-  async function destroyContact(contactId: number, transaction: Transaction) {
-    await ContactTag.destroy({ where: { contactId }, transaction });
-    await ContactWallet.destroy({ where: { contactId }, transaction });
-    await NoteModel.destroy({ where: { contactId }, transaction });
-    await ContactIdentity.destroy({ where: { contactId }, transaction });
-    await ContactModel.destroy({ where: { id: contactId }, transaction });
-  }
-
-  const ticketsAction = (broker: any, action: string): boolean =>
-    broker.registry.hasService("tickets") && broker.registry.actions.isAvailable(`tickets.${action}`);
-
   // --- import -----------------------------------------------------------------------------------
 
   async function runImport(this: any, job: Bull.Job<ImportJobData>): Promise<ImportProgress> {
@@ -427,8 +401,6 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
     profilePicUrl: string | null;
   }
 
-  /** A picture URL a channel reported, kept only when it is a plain http(s) URL that fits. */
-  const avatarOf = (url: string | undefined): string | null => (url && url.length <= 1000 && /^https?:\/\/\S+$/i.test(url) ? url : null);
 
   /**
    * Contact cards (id, name, picture) by channel identity, per process: what every inbound
@@ -536,6 +508,15 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
     return avatar && c.profilePicUrl !== avatar ? null : { ...c };
   }
 
+  /** channels.contact: what a channel learnt of a contact (see contacts/channel-update.ts). */
+  const applyChannelUpdate = channelContactUpdates({
+    sequelize: deps.sequelize,
+    models,
+    merger,
+    identityOf,
+    forget: (tenantId, channelType, externalIds) => externalIds.forEach((id) => cards.dropKey(cardKey(tenantId, channelType, id))),
+  });
+
   // --- merge -------------------------------------------------------------------------------------
 
   async function mergeDuplicates(this: any, ctx: Ctx, tenantId: number) {
@@ -573,8 +554,6 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
       groups.get(r)!.push(c);
     });
 
-    const canMove = ticketsAction(this.broker, "moveContact");
-    const canCount = ticketsAction(this.broker, "countForContact");
     let removed = 0;
     let merged = 0;
     let skipped = 0;
@@ -582,48 +561,11 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
       if (members.length < 2) continue;
       members.sort((a, b) => new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime() || a.id - b.id);
       const [keep, ...rest] = members;
-      const dupIds: number[] = [];
-      for (const d of rest) {
-        if (canMove) await ctx.call("tickets.moveContact", { tenantId, fromContactId: d.id, toContactId: keep.id });
-        else if (canCount && ((await ctx.call("tickets.countForContact", { tenantId, contactId: d.id })) as number) > 0) {
-          skipped++; // its tickets cannot be moved here: leave it rather than orphan them
-          continue;
-        }
-        dupIds.push(d.id);
-      }
-      if (!dupIds.length) continue;
-      await deps.sequelize.transaction(async (transaction) => {
-        const keeper = await ContactModel.findOne({ where: { id: keep.id, tenantId }, transaction });
-        const dups = await ContactModel.findAll({ where: { id: { [Op.in]: dupIds }, tenantId }, order: [["createdAt", "ASC"], ["id", "ASC"]], transaction });
-        if (!keeper || !dups.length) return;
-        const tags = await ContactTag.findAll({ where: { contactId: { [Op.in]: dupIds } }, transaction });
-        if (tags.length) await ContactTag.bulkCreate(tags.map((t) => ({ tenantId, contactId: keep.id, tagId: t.get("tagId") as number })), { transaction, ignoreDuplicates: true });
-        const wallet = await ContactWallet.findAll({ where: { contactId: { [Op.in]: dupIds } }, transaction });
-        if (wallet.length) await ContactWallet.bulkCreate(wallet.map((w) => ({ tenantId, contactId: keep.id, userId: w.get("userId") as number })), { transaction, ignoreDuplicates: true });
-        await NoteModel.update({ contactId: keep.id }, { where: { contactId: { [Op.in]: dupIds } }, transaction });
-        await ContactIdentity.update({ contactId: keep.id }, { where: { contactId: { [Op.in]: dupIds } }, transaction });
-        // The kept contact takes what it lacks from the duplicates, oldest first.
-        const k = keeper.get({ plain: true }) as ContactRow;
-        const patch: Partial<ContactRow> = {};
-        const info = [...(k.additionalInfo ?? [])];
-        let number: string | null = k.number;
-        for (const d of dups) {
-          const r = d.get({ plain: true }) as ContactRow;
-          for (const f of FILLABLE) if ((k[f] === null || k[f] === undefined) && patch[f] == null && r[f] != null) (patch as Record<string, unknown>)[f] = r[f];
-          if (!number && r.number) number = r.number;
-          if (r.whatsappValidated && !k.whatsappValidated) patch.whatsappValidated = true;
-          for (const item of r.additionalInfo ?? []) {
-            if (!info.some((x) => x.description === item.description && x.info === item.info)) info.push(item);
-          }
-        }
-        if (info.length !== (k.additionalInfo ?? []).length) patch.additionalInfo = info.slice(0, 50);
-        for (const id of dupIds) await destroyContact(id, transaction);
-        if (number !== k.number) patch.number = number;
-        if (Object.keys(patch).length) await keeper.update(patch, { transaction });
-      });
-      removed += dupIds.length;
+      const r = await merger.mergeInto(ctx, tenantId, keep.id, rest.map((d) => d.id));
+      skipped += r.skipped;
+      if (!r.removedIds.length) continue;
+      removed += r.removedIds.length;
       merged++;
-      ctx.emit("contacts.merged", { tenantId, keptId: keep.id, removedIds: dupIds });
     }
     return { removed, merged, skipped };
   }
@@ -973,6 +915,21 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
           avatarUrl: { type: "string", optional: true, max: 2000 },
         },
         handler: findInbound,
+      },
+      applyChannelUpdate: {
+        visibility: "public",
+        params: {
+          tenantId: { type: "number", integer: true, positive: true },
+          channelType: { type: "string", min: 1, max: 40 },
+          externalId: { type: "string", min: 1, max: 190 },
+          name: { type: "string", optional: true, max: 200 },
+          avatarUrl: { type: "string", optional: true, nullable: true, max: 2000 },
+          phone: { type: "string", optional: true, max: 60 },
+          validated: { type: "boolean", optional: true },
+          previousExternalId: { type: "string", optional: true, min: 1, max: 190 },
+          create: { type: "boolean", optional: true },
+        },
+        handler: applyChannelUpdate,
       },
       getInternal: {
         visibility: "public",

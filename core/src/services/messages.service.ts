@@ -1,107 +1,20 @@
 import * as fs from "node:fs";
-import { DataTypes, Model, Op, Sequelize, UniqueConstraintError } from "sequelize";
+import { Op, UniqueConstraintError } from "sequelize";
 import type { ServiceSchema } from "moleculer";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
-import { jsonColumn } from "../db/json-column";
-import { pushRealtime, ticketRooms, visibilityOf } from "../realtime/push";
 import type { TicketRow } from "../tickets/model";
-import { hotQuery, sqlDateTime } from "../tickets/sql";
 import { mediaTypeOf, resolveStored, storeFiles, StoredFile, UploadedFile } from "../files/store";
 import { isPluginAway, reasonOf } from "../plugins/outbox";
-import type { InboundMessage, OutboundMessage, SendResult } from "@openatende/plugin-sdk/src/channel-contract";
+import { defineMessage, emitMessage, MessageRow, view } from "../messages/model";
+import { channelMessageActions } from "../messages/from-channel";
+import type { OutboundMessage, SendResult } from "@openatende/plugin-sdk/src/channel-contract";
 
 /** Spec §9: deleting a message is possible for 5 minutes; at most 10 messages are forwarded at once. */
 export const DELETE_WINDOW_MS = 5 * 60 * 1000;
 export const MAX_FORWARD = 10;
-const STATUS_RANK: Record<string, number> = { pending: 0, sent: 1, delivered: 2, read: 3 };
-
-export interface MessageRow {
-  id: number;
-  tenantId: number;
-  ticketId: number;
-  contactId: number;
-  connectionId: number | null;
-  providerId: string | null;
-  fromMe: boolean;
-  userId: number | null;
-  body: string | null;
-  mediaType: string | null;
-  media: (StoredFile & { url?: string }) | null;
-  status: "received" | "pending" | "sent" | "delivered" | "read" | "failed";
-  failReason: string | null;
-  quotedMsgId: number | null;
-  reactions: Array<{ by: string; emoji: string }>;
-  isEdited: boolean;
-  isDeleted: boolean;
-  isForwarded: boolean;
-  read: boolean;
-  providerTs: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-class Message extends Model<MessageRow, Partial<MessageRow>> {}
-
-function defineMessage(sequelize: Sequelize): typeof Message {
-  if (!sequelize.models.Message) {
-    Message.init(
-      {
-        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true, get(this: Message) { return Number(this.getDataValue("id")); } },
-        tenantId: { type: DataTypes.INTEGER, allowNull: false },
-        ticketId: { type: DataTypes.INTEGER, allowNull: false },
-        contactId: { type: DataTypes.INTEGER, allowNull: false },
-        connectionId: { type: DataTypes.INTEGER, allowNull: true },
-        providerId: { type: DataTypes.STRING(191), allowNull: true },
-        fromMe: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-        userId: { type: DataTypes.INTEGER, allowNull: true },
-        body: { type: DataTypes.TEXT, allowNull: true },
-        mediaType: { type: DataTypes.STRING(20), allowNull: true },
-        media: jsonColumn<StoredFile | null>("media", null),
-        status: { type: DataTypes.STRING(12), allowNull: false },
-        failReason: { type: DataTypes.STRING(255), allowNull: true },
-        quotedMsgId: { type: DataTypes.BIGINT, allowNull: true },
-        reactions: jsonColumn<Array<{ by: string; emoji: string }>>("reactions", []),
-        isEdited: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-        isDeleted: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-        isForwarded: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-        read: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-        providerTs: { type: DataTypes.BIGINT, allowNull: false, get(this: Message) { return Number(this.getDataValue("providerTs")); } },
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, modelName: "Message", tableName: "messages" },
-    );
-  }
-  return sequelize.models.Message as typeof Message;
-}
-
-function view(m: Message | MessageRow) {
-  const r = (m instanceof Model ? m.get({ plain: true }) : m) as MessageRow;
-  return {
-    id: Number(r.id),
-    ticketId: r.ticketId,
-    contactId: r.contactId,
-    connectionId: r.connectionId,
-    providerId: r.providerId,
-    fromMe: !!r.fromMe,
-    userId: r.userId,
-    body: r.isDeleted ? null : r.body,
-    mediaType: r.mediaType,
-    media: r.isDeleted || !r.media ? null : { fileName: r.media.fileName, mimeType: r.media.mimeType, size: r.media.size, url: r.media.url ?? `/api/files/${encodeURIComponent(r.media.path)}` },
-    status: r.status,
-    failReason: r.failReason,
-    quotedMsgId: r.quotedMsgId === null ? null : Number(r.quotedMsgId),
-    reactions: r.reactions ?? [],
-    isEdited: !!r.isEdited,
-    isDeleted: !!r.isDeleted,
-    isForwarded: !!r.isForwarded,
-    read: !!r.read,
-    timestamp: Number(r.providerTs),
-    createdAt: r.createdAt,
-  };
-}
+export type { MessageRow };
 
 /** Why a connection's plugin may not be used now (plugins.channelFor with a tenant): its sends are refused as ERR_CONNECTION_INACTIVE. */
 const STOPPED_BY = ["ERR_PLUGIN_NOT_ALLOWED", "ERR_PLUGIN_DISABLED", "ERR_LICENSE_TIER_REQUIRED", "ERR_PLUGIN_VERSION_UNAVAILABLE"];
@@ -121,22 +34,6 @@ const mediaItem = {
  */
 export function createMessagesService(deps: CoreDeps): ServiceSchema {
   const model = defineMessage(deps.sequelize);
-  const insertSql = (() => {
-    const cols = ["tenantId", "ticketId", "contactId", "connectionId", "providerId", "fromMe", "body", "mediaType", "media", "status", "quotedMsgId", "reactions", "isEdited", "isDeleted", "isForwarded", "read", "providerTs", "createdAt", "updatedAt"];
-    const q = (c: string) => (deps.sequelize.getDialect() === "mysql" ? `\`${c}\`` : `"${c}"`);
-    return `INSERT INTO messages (${cols.map(q).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
-  })();
-
-  /** One INSERT of an inbound message, the columns as the model writes them; answers its id. */
-  async function insertInbound(
-    r: { tenantId: number; ticketId: number; contactId: number; connectionId: number; providerId: string; body: string | null; mediaType: string | null; media: StoredFile | null; quotedMsgId: number | null; providerTs: number },
-    at: Date,
-  ): Promise<number> {
-    const stamp = sqlDateTime(deps.sequelize, at);
-    const { insertId } = await hotQuery(deps.sequelize, "write", insertSql, [r.tenantId, r.ticketId, r.contactId, r.connectionId, r.providerId, 0, r.body, r.mediaType, r.media ? JSON.stringify(r.media) : null, "received", r.quotedMsgId, null, 0, 0, 0, 0, r.providerTs, stamp, stamp]);
-    return insertId;
-  }
-
   async function channelService(ctx: Ctx, connectionId: number | null): Promise<{ service: string; connection: { id: number; tenantId: number; type: string } }> {
     if (!connectionId) throw new AppError("ERR_NO_DEFAULT_CONNECTION");
     const connection = (await ctx.call("connections.getInternal", { id: connectionId })) as { id: number; tenantId: number; type: string; status: string; pluginMajor?: number | null } | null;
@@ -149,9 +46,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
     return { service: plugin.service, connection };
   }
 
-  async function emit(ctx: Ctx, ticket: TicketRow, action: "create" | "update" | "delete", message: ReturnType<typeof view>, contact?: unknown) {
-    pushRealtime(ctx, { rooms: ticketRooms(ticket, await visibilityOf(ctx, ticket.tenantId)), event: `${ticket.tenantId}:appMessage`, payload: { action, message, ticket: { id: ticket.id, status: ticket.status, userId: ticket.userId, queueId: ticket.queueId }, contact } });
-  }
+  const emit = emitMessage;
 
   async function contactExternalId(ctx: Ctx, tenantId: number, contactId: number, connectionType: string): Promise<string> {
     const id = (await ctx.call("contacts.identityFor", { tenantId, contactId, channelType: connectionType })) as string | null;
@@ -327,75 +222,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
       },
 
       // --- internal ---------------------------------------------------------------------------
-      /**
-       * Stores an inbound message once per provider id; answers whether it was a duplicate.
-       * One INSERT (the unique provider key tells a replay); the answer is built from what
-       * was written, as the model would have answered it.
-       */
-      storeInbound: {
-        visibility: "public",
-        async handler(this: any, ctx: Ctx<{ msg: InboundMessage; ticket: Pick<TicketRow, "id">; contactId: number; media?: StoredFile & { url?: string } }>) {
-          const { msg, ticket, contactId, media } = ctx.params;
-          const now = new Date();
-          const row = {
-            tenantId: msg.tenantId,
-            ticketId: ticket.id,
-            contactId,
-            connectionId: msg.connectionId,
-            providerId: msg.providerMessageId,
-            fromMe: false,
-            body: msg.body ?? null,
-            mediaType: media ? mediaTypeOf(media.mimeType) : msg.location ? "location" : msg.contactCard ? "contact" : null,
-            media: media ?? null,
-            status: "received" as const,
-            providerTs: msg.timestamp,
-            quotedMsgId: msg.replyToProviderId ? await this.idOfProvider(msg.tenantId, msg.connectionId, msg.replyToProviderId) : null,
-          };
-          try {
-            const id = await insertInbound(row, now);
-            return { duplicate: false, message: view({ ...row, id, reactions: [], isEdited: false, isDeleted: false, isForwarded: false, read: false, createdAt: now } as unknown as MessageRow) };
-          } catch (err) {
-            if (err instanceof UniqueConstraintError) {
-              const existing = await model.findOne({ where: { tenantId: msg.tenantId, connectionId: msg.connectionId, providerId: msg.providerMessageId } });
-              return { duplicate: true, message: existing ? view(existing) : null };
-            }
-            throw err;
-          }
-        },
-      },
-      findByProvider: {
-        visibility: "public",
-        // `slim`: the id and ticket only (the replay check of an inbound message).
-        params: { tenantId: "number", connectionId: "number", providerId: "string", slim: { type: "boolean", optional: true } },
-        async handler(ctx: Ctx<{ tenantId: number; connectionId: number; providerId: string; slim?: boolean }>) {
-          if (ctx.params.slim) {
-            const { rows } = await hotQuery<{ id: number | string; ticketId: number }>(deps.sequelize, "select", "SELECT id, ticketId FROM messages WHERE tenantId = ? AND connectionId = ? AND providerId = ? LIMIT 1", [
-              ctx.params.tenantId,
-              ctx.params.connectionId,
-              ctx.params.providerId,
-            ]);
-            return rows[0] ? { id: Number(rows[0].id), ticketId: Number(rows[0].ticketId) } : null;
-          }
-          const m = await model.findOne({ where: { tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId, providerId: ctx.params.providerId } });
-          return m ? (m.get({ plain: true }) as MessageRow) : null;
-        },
-      },
-      applyAck: {
-        visibility: "public",
-        params: { tenantId: "number", connectionId: "number", providerId: "string", status: { type: "enum", values: ["sent", "delivered", "read", "failed"] }, reason: { type: "string", optional: true } },
-        async handler(ctx: Ctx<{ tenantId: number; connectionId: number; providerId: string; status: string; reason?: string }>) {
-          const m = await model.findOne({ where: { tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId, providerId: ctx.params.providerId } });
-          if (!m) return null;
-          const cur = m.get("status") as string;
-          const next = ctx.params.status;
-          // Statuses only move forward; a late "delivered" never overwrites "read".
-          if (next === "failed" ? cur === "read" || cur === "delivered" : (STATUS_RANK[next] ?? -1) <= (STATUS_RANK[cur] ?? -1)) return view(m);
-          await m.update({ status: next as MessageRow["status"], failReason: next === "failed" ? (ctx.params.reason ?? "failed").slice(0, 255) : null });
-          const ticket = (await ctx.call("tickets.getInternal", { tenantId: ctx.params.tenantId, id: m.get("ticketId") })) as TicketRow | null;
-          if (ticket) await emit(ctx, ticket, "update", view(m));
-          return view(m);
-        },
-      },
+      ...channelMessageActions(deps, model),
       /** The outcome of a message that waited in the outbox (outbox service): recorded and shown. */
       settle: {
         visibility: "public",
@@ -455,10 +282,6 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
       },
     },
     methods: {
-      async idOfProvider(tenantId: number, connectionId: number, providerId: string): Promise<number | null> {
-        const m = await model.findOne({ where: { tenantId, connectionId, providerId }, attributes: ["id"] });
-        return m ? Number(m.get("id")) : null;
-      },
       async loadOwnedMessage(ctx: Ctx, id: number): Promise<{ msg: MessageRow; ticket: TicketRow }> {
         const tenantId = ctx.meta.user!.tenantId;
         const m = await model.findOne({ where: { id, tenantId } });

@@ -529,12 +529,24 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
       },
 
       // --- internal ---------------------------------------------------------------------------
-      /** The active ticket of a contact on a connection, opened when there is none (race-safe). */
+      /**
+       * The active ticket of a contact on a connection, opened when there is none (race-safe).
+       * `closed` (a channel's history import that closes its tickets): the contact's newest
+       * closed ticket on the connection instead, made closed and quietly when there is none.
+       */
       openForInbound: {
         visibility: "public",
-        params: { tenantId: "number", contactId: "number", connectionId: "number", queueId: { type: "number", optional: true, nullable: true }, isGroup: { type: "boolean", optional: true } },
-        async handler(this: any, ctx: Ctx<{ tenantId: number; contactId: number; connectionId: number; queueId?: number | null; isGroup?: boolean }>) {
+        params: {
+          tenantId: "number",
+          contactId: "number",
+          connectionId: "number",
+          queueId: { type: "number", optional: true, nullable: true },
+          isGroup: { type: "boolean", optional: true },
+          closed: { type: "boolean", optional: true },
+        },
+        async handler(this: any, ctx: Ctx<{ tenantId: number; contactId: number; connectionId: number; queueId?: number | null; isGroup?: boolean; closed?: boolean }>) {
           const p = ctx.params;
+          if (p.closed) return this.closedForImport(ctx, { tenantId: p.tenantId, contactId: p.contactId, connectionId: p.connectionId, queueId: p.queueId ?? null, isGroup: !!p.isGroup });
           return this.openActive(ctx, {
             tenantId: p.tenantId,
             contactId: p.contactId,
@@ -592,6 +604,8 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
           body: { type: "string", optional: true },
           timestamp: "number",
           incoming: "boolean",
+          // An imported message (a channel's history): the unread count stays as it is.
+          keepUnread: { type: "boolean", optional: true },
           expected: {
             type: "object",
             optional: true,
@@ -603,14 +617,12 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
             },
           },
         },
-        async handler(ctx: Ctx<{ tenantId: number; ticketId: number; body?: string; timestamp: number; incoming: boolean; expected?: { unreadMessages: number; status: TicketStatus; userId: number | null; queueId: number | null } }>) {
+        async handler(ctx: Ctx<{ tenantId: number; ticketId: number; body?: string; timestamp: number; incoming: boolean; keepUnread?: boolean; expected?: { unreadMessages: number; status: TicketStatus; userId: number | null; queueId: number | null } }>) {
           const p = ctx.params;
           const last = (p.body ?? "").slice(0, 255);
           // One statement: concurrent messages never lose an unread increment, and an older
           // message arriving late does not move the ticket's activity time backwards.
-          const sets = p.incoming
-            ? "unreadMessages = unreadMessages + 1, hasUnread = 1, "
-            : "unreadMessages = 0, hasUnread = 0, ";
+          const sets = p.keepUnread ? "" : p.incoming ? "unreadMessages = unreadMessages + 1, hasUnread = 1, " : "unreadMessages = 0, hasUnread = 0, ";
           const update = `UPDATE tickets SET ${sets} lastMessage = CASE WHEN ? >= lastMessageAt THEN ? ELSE lastMessage END, lastMessageAt = CASE WHEN ? > lastMessageAt THEN ? ELSE lastMessageAt END, updatedAt = ? WHERE id = ? AND tenantId = ?`;
           const values: unknown[] = [p.timestamp, last, p.timestamp, p.timestamp, sqlDateTime(deps.sequelize, new Date()), p.ticketId, p.tenantId];
           const e = p.expected;
@@ -618,7 +630,7 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
             const same = deps.sequelize.getDialect() === "mysql" ? "<=>" : "IS";
             const r = await hotQuery(deps.sequelize, "write", `${update} AND unreadMessages = ? AND status = ? AND userId ${same} ? AND queueId ${same} ?`, [...values, e.unreadMessages, e.status, e.userId, e.queueId]);
             if (r.affectedRows === 1) {
-              return { id: p.ticketId, tenantId: p.tenantId, status: e.status, userId: e.userId, queueId: e.queueId, unreadMessages: p.incoming ? e.unreadMessages + 1 : 0 };
+              return { id: p.ticketId, tenantId: p.tenantId, status: e.status, userId: e.userId, queueId: e.queueId, unreadMessages: p.keepUnread ? e.unreadMessages : p.incoming ? e.unreadMessages + 1 : 0 };
             }
           }
           await hotQuery(deps.sequelize, "write", update, values);
@@ -767,6 +779,41 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
         const contacts = await summaries(ctx, row.tenantId, [row.contactId]);
         await emitTicket(ctx, row, "ticket:create", contacts.get(row.contactId));
         return { ticket: row, created: true };
+      },
+      /**
+       * Where an imported message goes when its import closes tickets: the contact's newest
+       * closed ticket on the connection, or a new one made closed (no realtime event: closed
+       * tickets are in no live list). On MariaDB the contact's ticket rows are locked while
+       * deciding, so two imported messages of a new contact at once make one ticket.
+       */
+      async closedForImport(ctx: Ctx, o: { tenantId: number; contactId: number; connectionId: number; queueId: number | null; isGroup: boolean }): Promise<{ ticket: TicketRow; created: boolean }> {
+        // Two first messages at once both find nothing and both insert: InnoDB kills one of
+        // them as a deadlock, and its second look finds the ticket the other made.
+        const deadlock = (err: unknown) => (err as { parent?: { errno?: number } }).parent?.errno === 1213;
+        const decide = () => deps.sequelize.transaction(async (transaction) => {
+          const lock = deps.sequelize.getDialect() === "mysql" ? transaction.LOCK.UPDATE : undefined;
+          const mine = await TicketModel.findAll({ where: { tenantId: o.tenantId, contactId: o.contactId }, attributes: ["id", "status", "connectionId"], transaction, lock });
+          const found = mine.filter((t) => t.get("status") === "closed" && t.get("connectionId") === o.connectionId).sort((a, b) => (b.get("id") as number) - (a.get("id") as number))[0];
+          if (found) return { id: found.get("id") as number, created: false };
+          const row = await TicketModel.create(
+            { tenantId: o.tenantId, contactId: o.contactId, connectionId: o.connectionId, queueId: o.queueId, userId: null, status: "closed", isGroup: o.isGroup, activeKey: null, closedAt: new Date(), lastMessageAt: 0 },
+            { transaction },
+          );
+          await log(o.tenantId, row.get("id") as number, null, "created", { reason: "imported" }, transaction);
+          await log(o.tenantId, row.get("id") as number, null, "closed", { reason: "imported" }, transaction);
+          return { id: row.get("id") as number, created: true };
+        });
+        let made: { id: number; created: boolean } | undefined;
+        for (let attempt = 1; !made; attempt++) {
+          try {
+            made = await decide();
+          } catch (err) {
+            if (!deadlock(err) || attempt >= 5) throw err;
+          }
+        }
+        const t = (await TicketModel.findOne({ where: { id: made.id, tenantId: o.tenantId } }))!;
+        if (made.created) await setProtocol(ctx, t);
+        return { ticket: plain(t), created: made.created };
       },
       async close(this: any, ctx: Ctx, t: Ticket, how: "closed" | "autoClose", me?: Me) {
         return transition(ctx, t, { status: "closed", activeKey: null, closedAt: new Date(), unreadMessages: 0, hasUnread: false }, [[how, ctx.meta.user?.id ?? null]], (fresh) => {

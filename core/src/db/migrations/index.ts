@@ -12,7 +12,8 @@ import { m0010 } from "./0010-plugin-enablement-versions";
 import { m0011 } from "./0011-plugin-outbox";
 import { m0012 } from "./0012-marketplace";
 import { m0013 } from "./0013-outbox-operations";
+import { m0014 } from "./0014-message-participant";
 
 /** Every migration, in order. A new one goes at the end; an applied one is never edited. */
-export const MIGRATIONS: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013];
+export const MIGRATIONS: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014];
 export type { Migration };

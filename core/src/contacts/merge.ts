@@ -1,0 +1,107 @@
+import { Op, Sequelize, Transaction } from "sequelize";
+import type { ServiceBroker } from "moleculer";
+import type { Ctx } from "../types";
+import type { ContactModels, ContactRow } from "./models";
+
+/** Fields a merge copies from a duplicate onto the kept contact when the kept one has none. */
+const FILLABLE: Array<keyof ContactRow> = [
+  "firstName",
+  "lastName",
+  "businessName",
+  "document",
+  "birthday",
+  "gender",
+  "maritalStatus",
+  "source",
+  "email",
+  "instagram",
+  "telegramId",
+  "website",
+  "category",
+  "state",
+  "profilePicUrl",
+];
+
+/** Whether the tickets service (which owns tickets) is there to answer `action`. */
+export function ticketsAction(broker: ServiceBroker, action: string): boolean {
+  const registry = broker.registry as unknown as { hasService(name: string): boolean; actions: { isAvailable(name: string): boolean } };
+  return registry.hasService("tickets") && registry.actions.isAvailable(`tickets.${action}`);
+}
+
+/**
+ * Merging contacts into one, the one way every merge goes (the duplicates clean-up of spec §5
+ * and a channel learning that two of its ids are one person): the duplicates' tickets and
+ * messages move to the kept contact (the tickets service does that), then their tags,
+ * wallet, notes and channel identities; the kept contact takes what it lacks from them,
+ * oldest first; they are removed, and `contacts.merged` tells every node (inbound caches).
+ */
+export function contactMerger(sequelize: Sequelize, models: ContactModels) {
+  const { Contact, ContactIdentity, ContactTag, ContactWallet, ContactNote } = models;
+
+  /** Removes a contact and everything that hangs on it (explicitly: SQLite's foreign keys are per connection). */
+  async function destroyContact(contactId: number, transaction: Transaction) {
+    await ContactTag.destroy({ where: { contactId }, transaction });
+    await ContactWallet.destroy({ where: { contactId }, transaction });
+    await ContactNote.destroy({ where: { contactId }, transaction });
+    await ContactIdentity.destroy({ where: { contactId }, transaction });
+    await Contact.destroy({ where: { id: contactId }, transaction });
+  }
+
+  /**
+   * Merges `candidateIds` into `keepId`, all of tenant `tenantId`. A candidate whose tickets
+   * cannot be moved here (no tickets service that moves them) is left alone rather than
+   * orphaning them: it is counted in `skipped`.
+   */
+  async function mergeInto(ctx: Ctx, tenantId: number, keepId: number, candidateIds: number[]): Promise<{ removedIds: number[]; skipped: number }> {
+    const canMove = ticketsAction(ctx.broker, "moveContact");
+    const canCount = ticketsAction(ctx.broker, "countForContact");
+    const dupIds: number[] = [];
+    let skipped = 0;
+    for (const id of candidateIds) {
+      if (id === keepId) continue;
+      if (canMove) await ctx.call("tickets.moveContact", { tenantId, fromContactId: id, toContactId: keepId });
+      else if (canCount && ((await ctx.call("tickets.countForContact", { tenantId, contactId: id })) as number) > 0) {
+        skipped++;
+        continue;
+      }
+      dupIds.push(id);
+    }
+    if (!dupIds.length) return { removedIds: [], skipped };
+    let removedIds: number[] = [];
+    await sequelize.transaction(async (transaction) => {
+      const keeper = await Contact.findOne({ where: { id: keepId, tenantId }, transaction });
+      const dups = await Contact.findAll({ where: { id: { [Op.in]: dupIds }, tenantId }, order: [["createdAt", "ASC"], ["id", "ASC"]], transaction });
+      if (!keeper || !dups.length) return;
+      const ids = dups.map((d) => d.get("id") as number);
+      const tags = await ContactTag.findAll({ where: { contactId: { [Op.in]: ids } }, transaction });
+      if (tags.length) await ContactTag.bulkCreate(tags.map((t) => ({ tenantId, contactId: keepId, tagId: t.get("tagId") as number })), { transaction, ignoreDuplicates: true });
+      const wallet = await ContactWallet.findAll({ where: { contactId: { [Op.in]: ids } }, transaction });
+      if (wallet.length) await ContactWallet.bulkCreate(wallet.map((w) => ({ tenantId, contactId: keepId, userId: w.get("userId") as number })), { transaction, ignoreDuplicates: true });
+      await ContactNote.update({ contactId: keepId }, { where: { contactId: { [Op.in]: ids } }, transaction });
+      await ContactIdentity.update({ contactId: keepId }, { where: { contactId: { [Op.in]: ids } }, transaction });
+      const k = keeper.get({ plain: true }) as ContactRow;
+      const patch: Partial<ContactRow> = {};
+      const info = [...(k.additionalInfo ?? [])];
+      let number: string | null = k.number;
+      for (const d of dups) {
+        const r = d.get({ plain: true }) as ContactRow;
+        for (const f of FILLABLE) if ((k[f] === null || k[f] === undefined) && patch[f] == null && r[f] != null) (patch as Record<string, unknown>)[f] = r[f];
+        if (!number && r.number) number = r.number;
+        if (r.whatsappValidated && !k.whatsappValidated) patch.whatsappValidated = true;
+        for (const item of r.additionalInfo ?? []) {
+          if (!info.some((x) => x.description === item.description && x.info === item.info)) info.push(item);
+        }
+      }
+      if (info.length !== (k.additionalInfo ?? []).length) patch.additionalInfo = info.slice(0, 50);
+      // The duplicates go first: the number a kept contact takes over is then free.
+      for (const id of ids) await destroyContact(id, transaction);
+      if (number !== k.number) patch.number = number;
+      if (Object.keys(patch).length) await keeper.update(patch, { transaction });
+      removedIds = ids;
+    });
+    if (removedIds.length) ctx.emit("contacts.merged", { tenantId, keptId: keepId, removedIds });
+    return { removedIds, skipped };
+  }
+
+  return { destroyContact, mergeInto };
+}
