@@ -167,10 +167,10 @@ describe("contact sync", () => {
     expect(r).toEqual({ events: [], avatarsChanged: [] });
   });
 
-  it("history contacts only when the import settings ask for them", async () => {
+  it("history contacts only when the import settings ask for them, and then made even if they never wrote", async () => {
     const list = [{ id: CUSTOMER_JID, name: "Maria" }];
     expect((await historyContactUpdates(REF, list, { ...IMPORT_ALL, contacts: false })).events).toEqual([]);
     expect((await historyContactUpdates(REF, list, undefined)).events).toEqual([]);
-    expect((await historyContactUpdates(REF, list, IMPORT_ALL)).events).toEqual([{ ...REF, externalId: CUSTOMER, phone: CUSTOMER, name: "Maria" }]);
+    expect((await historyContactUpdates(REF, list, IMPORT_ALL)).events).toEqual([{ ...REF, externalId: CUSTOMER, phone: CUSTOMER, name: "Maria", create: true }]);
   });
 });

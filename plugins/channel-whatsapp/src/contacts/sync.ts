@@ -66,8 +66,13 @@ export async function contactUpdates(ref: ConnectionRef, contacts: Array<Partial
   return { events, avatarsChanged };
 }
 
-/** Contacts of the history a new device receives: synced only when the import settings ask for contacts. */
+/**
+ * Contacts of the history a new device receives: imported only when the import settings ask
+ * for contacts, and then made in the core even when they never wrote (`create`); live
+ * contact updates only touch contacts the core already has.
+ */
 export async function historyContactUpdates(ref: ConnectionRef, contacts: Array<Partial<Contact>>, settings: ImportSettings | undefined, opts: ContactSyncOptions = {}): Promise<ContactSync> {
   if (!settings?.contacts) return { events: [], avatarsChanged: [] };
-  return contactUpdates(ref, contacts, opts);
+  const sync = await contactUpdates(ref, contacts, opts);
+  return { ...sync, events: sync.events.map((e) => ({ ...e, create: true })) };
 }
