@@ -270,6 +270,10 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "Connection not started",
     detail: "The WhatsApp session has not started yet. Scan the QR code or wait for the connection.",
   },
+  ERR_WHATSAPP_ALREADY_LINKED: {
+    title: "WhatsApp already linked",
+    detail: "This connection is already linked to a phone. To link another number, use Reset, then scan a new QR code or ask for a new code.",
+  },
   ERR_NO_SESSION_FOUND: {
     title: "Session not found",
     detail: "No WhatsApp session was found for this connection.",

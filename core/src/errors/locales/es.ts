@@ -270,6 +270,10 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "Conexión no iniciada",
     detail: "La sesión de WhatsApp aún no se inició. Escanea el código QR o espera a que se conecte.",
   },
+  ERR_WHATSAPP_ALREADY_LINKED: {
+    title: "WhatsApp ya vinculado",
+    detail: "Esta conexión ya está vinculada a un teléfono. Para vincular otro número, usa Restablecer y escanea un nuevo código QR o pide un nuevo código.",
+  },
   ERR_NO_SESSION_FOUND: {
     title: "Sesión no encontrada",
     detail: "No se encontró ninguna sesión de WhatsApp para esta conexión.",

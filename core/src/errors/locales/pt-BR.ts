@@ -270,6 +270,10 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "Conexão não iniciada",
     detail: "A sessão do WhatsApp ainda não foi iniciada. Escaneie o QR Code ou aguarde a conexão.",
   },
+  ERR_WHATSAPP_ALREADY_LINKED: {
+    title: "WhatsApp já conectado",
+    detail: "Esta conexão já está vinculada a um celular. Para vincular outro número, use Redefinir e leia um novo QR Code ou peça um novo código.",
+  },
   ERR_NO_SESSION_FOUND: {
     title: "Sessão não encontrada",
     detail: "Nenhuma sessão do WhatsApp foi encontrada para esta conexão.",

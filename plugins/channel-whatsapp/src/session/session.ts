@@ -1,0 +1,568 @@
+/**
+ * One WhatsApp session (one connection) on the node that owns it: its socket, its state
+ * machine, its timers. The state machine of WHATSAPP.md 1.9, in the spec's statuses:
+ *
+ *   start ─► connecting ─► qrcode (QR round n of max) ─► pairing (scanned / code typed) ─┐
+ *              │   ▲            └─ rounds used up ─► disconnected [qr-expired]            │
+ *              │   └──── timeout [reconnecting] ◄── close 408/428/500/503 (backoff)       │
+ *              └─────────────────────────────────────────► connected ◄── 515 restart ◄────┘
+ *   close 401/403 ─► session wiped ─► disconnected [logged-out|banned]
+ *   close 440     ─► conflict (unless the lock proves we own it: one delayed retry, at most)
+ *   close 411     ─► session wiped ─► a new QR;   close 405 ─► disconnected [wa-version]
+ *
+ * Sockets: one at a time. Before a new socket starts, the old one's listeners are removed and
+ * it is ended; events of an old socket that still arrive are ignored (each socket has a
+ * generation). Timers (reconnect backoff, stuck in connecting, deaf session) run on the
+ * injected clock. Every status change is handed to `report` (the core's channels.status).
+ */
+import type { AuthenticationCreds, BaileysEventMap, CacheStore, ConnectionState, GroupMetadata, proto, WAMessageKey } from "@whiskeysockets/baileys";
+import type { ConnectionRef, ConnectionStatus, StatusEvent } from "@openatende/plugin-sdk";
+import { FencedOffError, type AuthStore } from "../stores/auth-state";
+import { baileys } from "./baileys";
+import type { Clock, TimerHandle } from "./clock";
+import { backoffDelay, closeAction, closeCode, type BackoffOptions } from "./close-policy";
+import { alreadyLinked, pairingUnavailable } from "./errors";
+import { HealthCounters, type SessionHealth } from "./health";
+import { qrDataUrl } from "./qr";
+import type { WhatsAppSettings } from "./settings";
+import type { SocketFactory, WASocketLike } from "./socket-factory";
+import { detail, type DetailKey } from "./status-detail";
+
+export interface SessionOptions {
+  /** QR codes shown per link attempt before the session stops and waits for the user (default 3). */
+  maxQrRounds: number;
+  /** Baileys' connect timeout (default 20 s); stuck in connecting is twice that unless given. */
+  connectTimeoutMs: number;
+  stuckConnectingMs?: number;
+  /** Open but no event at all for this long → the socket is ended and built again (default 30 min). */
+  deafMs: number;
+  backoff: BackoffOptions;
+  /** The one retry after a 440 (replaced) while this node holds the lock (default 60 s). */
+  replacedRetryMs: number;
+  /** Open this long without trouble: a later 440 may be retried once again (default 10 min). */
+  stableMs: number;
+  /** How long a pairing-code request waits for WhatsApp's code (default 30 s). */
+  pairingCodeTimeoutMs: number;
+}
+
+export const DEFAULT_SESSION_OPTIONS: SessionOptions = {
+  maxQrRounds: 3,
+  connectTimeoutMs: 20_000,
+  deafMs: 30 * 60_000,
+  backoff: { baseMs: 2000, maxMs: 60_000 },
+  replacedRetryMs: 60_000,
+  stableMs: 10 * 60_000,
+  pairingCodeTimeoutMs: 30_000,
+};
+
+/** Registers a handler on the current socket; it runs only while that socket is the session's. */
+export type OnEvent = <E extends keyof BaileysEventMap>(event: E, fn: (data: BaileysEventMap[E]) => void | Promise<void>) => void;
+
+export interface SessionDeps {
+  ref: ConnectionRef;
+  settings: WhatsAppSettings;
+  factory: SocketFactory;
+  auth: AuthStore;
+  keyCache: CacheStore;
+  retryCache: CacheStore;
+  clock: Clock;
+  random(): number;
+  options: SessionOptions;
+  nodeId: string;
+  /** Who holds the session's lock (asked on 440): this node, another one, or nobody. */
+  lockState(): Promise<"mine" | "other" | "none">;
+  /** A status change, for the core. */
+  report(s: StatusEvent): void;
+  /** Attaches the message side's handlers to a new socket (events.ts). */
+  route(sock: WASocketLike, on: OnEvent): void;
+  getMessage(key: WAMessageKey): Promise<proto.IMessage | undefined>;
+  cachedGroupMetadata?(jid: string): Promise<GroupMetadata | undefined>;
+  /** The session belongs to another node now (a newer fence, or its lock): the manager drops it without a word. */
+  onFencedOff?(): void;
+  log: { info(...a: unknown[]): void; warn(...a: unknown[]): void };
+}
+
+type Phase = "idle" | "connecting" | "qr" | "pairing" | "open" | "waiting" | "stopped";
+
+interface CodeWaiter {
+  resolve(code: string): void;
+  reject(err: Error): void;
+}
+
+const formatCode = (code: string) => (code.length === 8 ? `${code.slice(0, 4)}-${code.slice(4)}` : code);
+
+export class Session {
+  private phase: Phase = "idle";
+  private status: ConnectionStatus = "disconnected";
+  private detailText?: string;
+  private qrcode?: string;
+  private sock?: WASocketLike;
+  private events: string[] = [];
+  private gen = 0;
+  private creds?: AuthenticationCreds;
+  private credsSaving: Promise<void> = Promise.resolve();
+  private attempt = 0;
+  private qrRounds = 0;
+  private pairingRounds = 0;
+  private pairingPhone?: string;
+  private pairingAskedGen = -1;
+  private pairingCode?: string;
+  private codeWaiters: CodeWaiter[] = [];
+  private replacedRetried = false;
+  private openedAt?: number;
+  private readonly timers: { reconnect?: TimerHandle; stuck?: TimerHandle; deaf?: TimerHandle } = {};
+  readonly health = new HealthCounters();
+
+  constructor(private readonly deps: SessionDeps) {
+    this.pairingPhone = deps.settings.pairingPhone;
+  }
+
+  get ref(): ConnectionRef {
+    return this.deps.ref;
+  }
+
+  /** The live socket while the session is open; undefined otherwise. */
+  get socket(): WASocketLike | undefined {
+    return this.phase === "open" ? this.sock : undefined;
+  }
+
+  get isOpen(): boolean {
+    return this.phase === "open";
+  }
+
+  get running(): boolean {
+    return this.phase !== "idle" && this.phase !== "stopped";
+  }
+
+  get settings(): WhatsAppSettings {
+    return this.deps.settings;
+  }
+
+  current(): { status: ConnectionStatus; detail?: string; qrcode?: string } {
+    return { status: this.status, ...(this.detailText ? { detail: this.detailText } : {}), ...(this.status === "qrcode" && this.qrcode ? { qrcode: this.qrcode } : {}) };
+  }
+
+  touch(): void {
+    this.health.lastEventAt = this.deps.clock.now();
+  }
+
+  snapshot(): SessionHealth {
+    const h = this.health;
+    const me = this.sock?.user?.id;
+    return {
+      ...this.deps.ref,
+      status: this.status,
+      ...(this.detailText ? { detail: this.detailText } : {}),
+      node: this.deps.nodeId,
+      connectedAt: h.connectedAt,
+      lastEventAt: h.lastEventAt,
+      lastInboundAt: h.lastInboundAt,
+      lastAckAt: h.lastAckAt,
+      reconnects: h.reconnects,
+      decryptionErrors: h.decryptionErrors,
+      decryptionErrorsLastHour: h.decryptionErrorsSince(this.deps.clock.now()),
+      inbound: h.inbound,
+      deafRebuilds: h.deafRebuilds,
+      qrRounds: this.qrRounds,
+      lastDisconnect: h.lastDisconnect,
+      phone: me ? (baileys().jidDecode(me)?.user ?? null) : null,
+    };
+  }
+
+  // --- commands -------------------------------------------------------------------------------
+
+  /** Starts the session (a no-op while it runs). */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.qrRounds = 0;
+    this.pairingRounds = 0;
+    this.attempt = 0;
+    this.replacedRetried = false;
+    await this.open();
+  }
+
+  /** Ends the socket without logging out (the link stays valid for the next start or node). */
+  stop(report = true): void {
+    this.halt(report ? { status: "disconnected", key: "stopped", text: "stopped" } : null);
+  }
+
+  /**
+   * Frees the connection for a new link: logs the open session out (best effort, so the phone
+   * drops the device), wipes creds and keys, and starts again with a new QR code.
+   */
+  async reset(): Promise<void> {
+    // An open socket is kept (listeners off) to log out with; any other is simply ended.
+    const open = this.phase === "open" ? this.unlisten() : undefined;
+    this.halt(null);
+    if (open) {
+      await Promise.race([open.logout("reset").catch(() => undefined), new Promise((r) => this.deps.clock.setTimeout(() => r(undefined), 5000))]);
+      this.end(open);
+    }
+    await this.wipe();
+    await this.start();
+  }
+
+  /**
+   * A pairing code for `phone` (digits with country code): asked on the current socket when it
+   * shows a QR code, else on a socket started for it. Answers the 8-character code.
+   */
+  async requestPairingCode(phone: string): Promise<string> {
+    if (this.phase === "open" || this.creds?.registered) throw alreadyLinked(this.ref);
+    this.pairingPhone = phone;
+    const waiting = this.waitForCode();
+    if (this.sock && this.phase === "qr") {
+      void this.askCode(this.gen, this.sock);
+    } else if (!this.running || this.phase === "waiting") {
+      this.qrRounds = 0;
+      this.pairingRounds = 0;
+      this.phase = "idle";
+      this.clearTimer("reconnect");
+      void this.start();
+    }
+    return waiting;
+  }
+
+  // --- the socket ---------------------------------------------------------------------------------
+
+  private async open(): Promise<void> {
+    this.clearTimer("reconnect");
+    this.detach();
+    const gen = ++this.gen;
+    this.phase = "connecting";
+    this.setStatus("connecting", "connecting");
+    try {
+      // Creds written by the last socket are stored before the next one uses them.
+      await this.credsSaving;
+      this.creds ??= (await this.deps.auth.loadCreds()) ?? baileys().initAuthCreds();
+    } catch (err) {
+      if (gen === this.gen) this.storageFailed(err);
+      return;
+    }
+    if (gen !== this.gen || this.phase !== "connecting") return;
+    let sock: WASocketLike;
+    try {
+      sock = this.deps.factory.create({
+        ref: this.ref,
+        auth: { creds: this.creds, keys: this.deps.auth.keys },
+        keyCache: this.deps.keyCache,
+        settings: this.deps.settings,
+        getMessage: (key) => this.deps.getMessage(key),
+        ...(this.deps.cachedGroupMetadata ? { cachedGroupMetadata: (jid: string) => this.deps.cachedGroupMetadata!(jid) } : {}),
+        msgRetryCounterCache: this.deps.retryCache,
+      });
+    } catch (err) {
+      this.deps.log.warn(`connection ${this.ref.connectionId}: socket not created: ${(err as Error).message}`);
+      this.retry(undefined, (err as Error).message);
+      return;
+    }
+    this.sock = sock;
+    this.events = [];
+    const on: OnEvent = (event, fn) => {
+      this.events.push(event);
+      sock.ev.on(event, (data) => {
+        if (gen !== this.gen) return;
+        this.touch();
+        try {
+          const r = fn(data);
+          if (r && typeof (r as Promise<void>).catch === "function") (r as Promise<void>).catch((err: Error) => this.deps.log.warn(`connection ${this.ref.connectionId}: ${event} handler failed: ${err.message}`));
+        } catch (err) {
+          this.deps.log.warn(`connection ${this.ref.connectionId}: ${event} handler failed: ${(err as Error).message}`);
+        }
+      });
+    };
+    on("connection.update", (u) => this.onUpdate(gen, sock, u));
+    on("creds.update", (u) => this.saveCreds(u));
+    this.deps.route(sock, on);
+    this.armStuck(gen);
+  }
+
+  /** Removes the socket's listeners and ends it; its late events then reach nobody. */
+  private detach(): void {
+    const sock = this.unlisten();
+    if (sock) this.end(sock);
+  }
+
+  /** Takes the socket off the session with its listeners removed, still running. */
+  private unlisten(): WASocketLike | undefined {
+    const sock = this.sock;
+    this.sock = undefined;
+    this.clearTimer("stuck");
+    this.clearTimer("deaf");
+    if (!sock) return undefined;
+    for (const e of new Set(this.events)) sock.ev.removeAllListeners(e as keyof BaileysEventMap);
+    this.events = [];
+    return sock;
+  }
+
+  private end(sock: WASocketLike): void {
+    try {
+      void Promise.resolve(sock.end(undefined)).catch(() => undefined);
+    } catch {
+      /* already ended */
+    }
+  }
+
+  private saveCreds(update: Partial<AuthenticationCreds>): void {
+    const creds = this.creds;
+    if (!creds) return;
+    // The real socket merged the update already; a fake one relies on this.
+    Object.assign(creds, update);
+    this.credsSaving = this.credsSaving
+      .then(() => this.deps.auth.saveCreds(creds))
+      .catch((err: Error) => {
+        this.deps.log.warn(`connection ${this.ref.connectionId}: creds not saved: ${err.message}`);
+        if (err instanceof FencedOffError) this.fencedOff();
+      });
+  }
+
+  private async onUpdate(gen: number, sock: WASocketLike, u: Partial<ConnectionState>): Promise<void> {
+    if (u.qr) await this.onQr(gen, sock, u.qr);
+    if (gen !== this.gen) return;
+    if (u.isNewLogin) {
+      this.phase = "pairing";
+      this.setStatus("pairing", "linking", "linked on the phone; finishing");
+      this.armStuck(gen);
+    }
+    if (u.connection === "open") this.onOpen(gen, sock);
+    else if (u.connection === "close") await this.onClose(gen, u.lastDisconnect?.error);
+  }
+
+  private async onQr(gen: number, sock: WASocketLike, qr: string): Promise<void> {
+    this.clearTimer("stuck");
+    if (this.pairingPhone && !this.creds?.registered) {
+      // One code per socket; the QR codes the server keeps sending meanwhile are not shown.
+      if (this.pairingAskedGen !== gen) await this.askCode(gen, sock);
+      return;
+    }
+    this.qrRounds++;
+    if (this.qrRounds > this.deps.options.maxQrRounds) return this.expire();
+    const url = await qrDataUrl(qr);
+    if (gen !== this.gen) return;
+    this.phase = "qr";
+    this.qrcode = url;
+    this.setStatus("qrcode", "qr", `round ${this.qrRounds} of ${this.deps.options.maxQrRounds}`, url);
+  }
+
+  private async askCode(gen: number, sock: WASocketLike): Promise<void> {
+    const phone = this.pairingPhone!;
+    this.pairingAskedGen = gen;
+    this.pairingRounds++;
+    if (this.pairingRounds > this.deps.options.maxQrRounds) return this.expire();
+    let code: string;
+    try {
+      code = await sock.requestPairingCode(phone);
+    } catch (err) {
+      this.deps.log.warn(`connection ${this.ref.connectionId}: pairing code refused: ${(err as Error).message}`);
+      this.settleCode(pairingUnavailable(this.ref, (err as Error).message));
+      return;
+    }
+    if (gen !== this.gen) return;
+    this.phase = "pairing";
+    this.pairingCode = code;
+    this.setStatus("pairing", "pairing-code", `${formatCode(code)} — on the phone: WhatsApp › Linked devices › Link with phone number`);
+    this.settleCode(null, code);
+  }
+
+  private onOpen(gen: number, sock: WASocketLike): void {
+    const now = this.deps.clock.now();
+    this.clearTimer("stuck");
+    this.phase = "open";
+    this.attempt = 0;
+    this.qrRounds = 0;
+    this.pairingRounds = 0;
+    this.pairingCode = undefined;
+    this.openedAt = now;
+    this.health.connectedAt = now;
+    this.health.lastEventAt = now;
+    const phone = sock.user?.id ? baileys().jidDecode(sock.user.id)?.user : undefined;
+    this.setStatus("connected", "connected", phone);
+    this.armDeaf(gen);
+  }
+
+  private async onClose(gen: number, err: unknown): Promise<void> {
+    if (gen !== this.gen) return;
+    const now = this.deps.clock.now();
+    const code = closeCode(err);
+    const reason = (err as Error | undefined)?.message ?? "closed";
+    this.health.lastDisconnect = { code: code ?? null, reason, at: now };
+    const wasOpenFor = this.phase === "open" && this.openedAt !== undefined ? now - this.openedAt : 0;
+    this.detach();
+    const action = closeAction(code, {
+      registered: !!this.creds?.registered,
+      qrRounds: Math.max(this.qrRounds, this.pairingRounds),
+      maxQrRounds: this.deps.options.maxQrRounds,
+    });
+    this.deps.log.info(`connection ${this.ref.connectionId}: closed (${code ?? "?"} ${reason}) → ${action.kind}`);
+    const what = `${code ?? "?"} ${reason}`;
+    switch (action.kind) {
+      case "restart":
+        return this.open();
+      case "backoff":
+        return this.retry(code, reason);
+      case "qr-expired":
+        return this.expire();
+      case "logged-out":
+        await this.wipe();
+        return this.halt({ status: "disconnected", key: "logged-out", text: `unlinked on the phone (${what}): link it again with a new QR code` });
+      case "banned":
+        await this.wipe();
+        return this.halt({ status: "disconnected", key: "banned", text: `WhatsApp refused this account (${what})` });
+      case "version":
+        return this.halt({ status: "disconnected", key: "wa-version", text: `WhatsApp refused this client version (${what}); the plugin's WhatsApp Web version must be updated` });
+      case "repair":
+        await this.wipe();
+        this.qrRounds = 0;
+        this.pairingRounds = 0;
+        return this.open();
+      case "replaced":
+        return this.onReplaced(gen, wasOpenFor, what);
+    }
+  }
+
+  /** 440: the same session opened elsewhere. Never a blind reconnect (two owners replace each other for ever). */
+  private async onReplaced(gen: number, wasOpenFor: number, what: string): Promise<void> {
+    if (wasOpenFor >= this.deps.options.stableMs) this.replacedRetried = false;
+    const lock = await this.deps.lockState();
+    if (gen !== this.gen) return;
+    // Another node runs it now: its status stands; this one just lets go.
+    if (lock === "other") return this.fencedOff();
+    if (lock === "none") return this.halt({ status: "conflict", key: "conflict", text: `opened elsewhere while no node held the session (${what})` });
+    if (this.replacedRetried) {
+      return this.halt({ status: "conflict", key: "conflict", text: `opened elsewhere again after one retry (${what}): close the other WhatsApp Web session, then connect` });
+    }
+    this.replacedRetried = true;
+    this.health.reconnects++;
+    this.phase = "waiting";
+    const ms = this.deps.options.replacedRetryMs;
+    this.setStatus("conflict", "conflict", `opened elsewhere (${what}); one more attempt in ${Math.round(ms / 1000)} s`);
+    this.timers.reconnect = this.deps.clock.setTimeout(() => void this.open(), ms);
+  }
+
+  /** A reconnect after the backoff of the next attempt. */
+  private retry(code: number | undefined, reason: string, key: DetailKey = "reconnecting"): void {
+    this.attempt++;
+    this.health.reconnects++;
+    const ms = backoffDelay(this.attempt, this.deps.options.backoff, this.deps.random);
+    this.phase = "waiting";
+    this.setStatus("timeout", key, `${code ?? "?"} ${reason}; attempt ${this.attempt} in ${Math.max(1, Math.round(ms / 1000))} s`);
+    this.timers.reconnect = this.deps.clock.setTimeout(() => void this.open(), ms);
+  }
+
+  private expire(): void {
+    this.halt({ status: "disconnected", key: "qr-expired", text: `no scan after ${this.deps.options.maxQrRounds} codes: connect again or reset for new ones` });
+  }
+
+  private halt(report: { status: ConnectionStatus; key: DetailKey; text: string } | null): void {
+    this.clearTimer("reconnect");
+    this.detach();
+    this.gen++;
+    this.phase = "stopped";
+    this.settleCode(pairingUnavailable(this.ref, "the session stopped"));
+    if (report) this.setStatus(report.status, report.key, report.text);
+  }
+
+  private async wipe(): Promise<void> {
+    this.creds = undefined;
+    try {
+      await this.deps.auth.wipe();
+    } catch (err) {
+      this.deps.log.warn(`connection ${this.ref.connectionId}: session not wiped: ${(err as Error).message}`);
+      if (err instanceof FencedOffError) this.fencedOff();
+    }
+    await this.deps.keyCache.flushAll();
+  }
+
+  private storageFailed(err: unknown): void {
+    if (err instanceof FencedOffError) return this.fencedOff();
+    this.deps.log.warn(`connection ${this.ref.connectionId}: session state unreadable: ${(err as Error).message}`);
+    this.retry(undefined, `session state unreadable: ${(err as Error).message}`);
+  }
+
+  private fencedOff(): void {
+    this.halt(null);
+    this.deps.onFencedOff?.();
+  }
+
+  // --- timers -------------------------------------------------------------------------------------
+
+  private clearTimer(name: keyof Session["timers"]): void {
+    this.deps.clock.clearTimeout(this.timers[name]);
+    this.timers[name] = undefined;
+  }
+
+  /** Connecting for too long (no QR, no open, no close): end the socket and try again later. */
+  private armStuck(gen: number): void {
+    this.clearTimer("stuck");
+    const ms = this.deps.options.stuckConnectingMs ?? 2 * this.deps.options.connectTimeoutMs;
+    this.timers.stuck = this.deps.clock.setTimeout(() => {
+      if (gen !== this.gen || (this.phase !== "connecting" && this.phase !== "pairing")) return;
+      this.deps.log.warn(`connection ${this.ref.connectionId}: stuck connecting for ${ms} ms; the socket is built again`);
+      this.detach();
+      this.retry(undefined, `no answer for ${Math.round(ms / 1000)} s`, "stuck-connecting");
+    }, ms);
+  }
+
+  /** Open but silent for deafMs: Baileys #2491's deaf socket. End it and build another at once. */
+  private armDeaf(gen: number): void {
+    this.clearTimer("deaf");
+    const deafMs = this.deps.options.deafMs;
+    const check = Math.max(1000, Math.min(60_000, Math.floor(deafMs / 4)));
+    const tick = () => {
+      if (gen !== this.gen || this.phase !== "open") return;
+      const silent = this.deps.clock.now() - (this.health.lastEventAt ?? this.openedAt ?? 0);
+      if (silent < deafMs) {
+        this.timers.deaf = this.deps.clock.setTimeout(tick, Math.min(check, deafMs - silent));
+        return;
+      }
+      this.deps.log.warn(`connection ${this.ref.connectionId}: open but silent for ${Math.round(silent / 1000)} s; the socket is built again`);
+      this.health.deafRebuilds++;
+      this.health.reconnects++;
+      this.detach();
+      this.phase = "connecting";
+      this.setStatus("connecting", "deaf", `no event for ${Math.round(silent / 60_000)} min`);
+      void this.open();
+    };
+    this.timers.deaf = this.deps.clock.setTimeout(tick, check);
+  }
+
+  // --- pairing codes and statuses -----------------------------------------------------------------
+
+  private waitForCode(): Promise<string> {
+    if (this.pairingCode && this.phase === "pairing") return Promise.resolve(this.pairingCode);
+    return new Promise<string>((resolve, reject) => {
+      const timer = this.deps.clock.setTimeout(() => {
+        this.codeWaiters = this.codeWaiters.filter((w) => w !== waiter);
+        reject(pairingUnavailable(this.ref, "WhatsApp sent no code in time"));
+      }, this.deps.options.pairingCodeTimeoutMs);
+      const waiter: CodeWaiter = {
+        resolve: (c) => {
+          this.deps.clock.clearTimeout(timer);
+          resolve(c);
+        },
+        reject: (e) => {
+          this.deps.clock.clearTimeout(timer);
+          reject(e);
+        },
+      };
+      this.codeWaiters.push(waiter);
+    });
+  }
+
+  private settleCode(err: Error | null, code?: string): void {
+    const waiters = this.codeWaiters;
+    this.codeWaiters = [];
+    for (const w of waiters) {
+      if (err) w.reject(err);
+      else w.resolve(code!);
+    }
+  }
+
+  private setStatus(status: ConnectionStatus, key: DetailKey, text?: string, qrcode?: string): void {
+    const d = detail(key, text);
+    if (status === this.status && d === this.detailText && (status !== "qrcode" || qrcode === this.qrcode)) return;
+    this.status = status;
+    this.detailText = d;
+    if (status !== "qrcode") this.qrcode = undefined;
+    this.deps.report({ ...this.ref, status, detail: d, ...(status === "qrcode" && qrcode ? { qrcode } : {}) });
+  }
+}
