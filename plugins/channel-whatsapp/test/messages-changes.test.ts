@@ -2,7 +2,7 @@
  * Messages that change another message (reactions, edits, revokes) → the core's change
  * events on the target's id; and what is skipped, each with its reason.
  */
-import { proto } from "@whiskeysockets/baileys";
+import { getContentType, proto } from "@whiskeysockets/baileys";
 import { normaliseMessage, SKIP_DECRYPTION_FAILED } from "../src/messages";
 import { context, CUSTOMER, CUSTOMER_JID, CUSTOMER_LID, GROUP_JID, REF, T0, text, waMessage } from "./fixtures/wa";
 
@@ -129,6 +129,15 @@ describe("skips, each with its reason", () => {
     const msg = waMessage({ remoteJid: GROUP_JID, participant: CUSTOMER_JID, message: { senderKeyDistributionMessage: { groupId: GROUP_JID }, conversation: "oi grupo" } });
     const actions = await normaliseMessage(context(), msg);
     expect(actions.at(-1)).toMatchObject({ kind: "inbound", message: { body: "oi grupo", isGroup: true } });
+  });
+
+  it("a fast-ratchet key beside the text is passed over too (Baileys' getContentType would pick the key)", async () => {
+    // Fields come in field-number order: the key (15) before a poll (49).
+    const msg = waMessage({ remoteJid: GROUP_JID, participant: CUSTOMER_JID, message: { pollCreationMessage: { name: "Pizza?", options: [{ optionName: "Sim" }] }, fastRatchetKeySenderKeyDistributionMessage: { groupId: GROUP_JID } } });
+    expect(getContentType(msg.message!)).toBe("fastRatchetKeySenderKeyDistributionMessage");
+    const actions = await normaliseMessage(context(), msg);
+    expect(actions.at(-1)).toMatchObject({ kind: "inbound", message: { body: "📊 Pizza?\n• Sim" } });
+    expect(await skipOf(waMessage({ remoteJid: GROUP_JID, participant: CUSTOMER_JID, message: { fastRatchetKeySenderKeyDistributionMessage: { groupId: GROUP_JID } } }))).toBe("sender-key-distribution");
   });
 
   it("history-sync notifications and other protocol messages", async () => {

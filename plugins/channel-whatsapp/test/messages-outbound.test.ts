@@ -88,6 +88,7 @@ describe("media", () => {
   it.each([
     ["image/jpeg", "image"],
     ["image/png", "image"],
+    ["image/jpg", "image"],
     ["image/webp", "sticker"],
     ["video/mp4", "video"],
     ["audio/ogg; codecs=opus", "voice"],

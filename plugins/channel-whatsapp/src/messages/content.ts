@@ -30,9 +30,6 @@ export interface Described {
 
 /** Kinds that carry no message of their own (signalling, encrypted votes, album headers). */
 export const SIGNALLING_KINDS = new Set([
-  "senderKeyDistributionMessage",
-  "fastRatchetKeySenderKeyDistributionMessage",
-  "messageContextInfo",
   "pollUpdateMessage",
   "keepInChatMessage",
   "pinInChatMessage",
@@ -42,6 +39,19 @@ export const SIGNALLING_KINDS = new Set([
   "albumMessage",
   "stickerSyncRmrMessage",
 ]);
+
+/** Keys that ride along with a message's content (key distribution for groups) and are never the content. */
+const CARRIERS = new Set(["senderKeyDistributionMessage", "fastRatchetKeySenderKeyDistributionMessage", "messageContextInfo"]);
+
+/**
+ * The content's kind, as Baileys' getContentType tells it, except that every key carrier is
+ * passed over (getContentType skips only senderKeyDistributionMessage, so a group message
+ * with a fast-ratchet key beside its text would read as that key).
+ */
+export function contentTypeOf(content: proto.IMessage | null | undefined): string | undefined {
+  if (!content) return undefined;
+  return Object.keys(content).find((k) => (k === "conversation" || k.includes("Message")) && !CARRIERS.has(k) && (content as Record<string, unknown>)[k] != null);
+}
 
 export const POLL_KINDS = ["pollCreationMessage", "pollCreationMessageV2", "pollCreationMessageV3", "pollCreationMessageV4", "pollCreationMessageV5"] as const;
 

@@ -9,7 +9,7 @@ import type { proto, WAMessage } from "@whiskeysockets/baileys";
 import { baileys } from "../session/baileys";
 import type { MessageChangeEvent } from "@openatende/plugin-sdk";
 import type { InboundAction, NormaliseContext } from "../ports";
-import { editedTextOf } from "./content";
+import { contentTypeOf, editedTextOf } from "./content";
 import { resolvePerson, type Person } from "./identity";
 import { externalIdOf, msOf } from "./jids";
 
@@ -29,7 +29,7 @@ function change(ctx: NormaliseContext, providerMessageId: string, c: MessageChan
  */
 export function changeOf(ctx: NormaliseContext, msg: WAMessage, content: proto.IMessage, type: string, reactor: Person | undefined, timestamp: number): InboundAction | undefined {
   if (type === "protocolMessage") {
-    const { getContentType, normalizeMessageContent } = baileys();
+    const { normalizeMessageContent } = baileys();
     const Type = baileys().proto.Message.ProtocolMessage.Type;
     const pm = content.protocolMessage!;
     const target = pm.key?.id;
@@ -38,7 +38,7 @@ export function changeOf(ctx: NormaliseContext, msg: WAMessage, content: proto.I
         return target ? change(ctx, target, { type: "delete" }, timestamp) : { kind: "skip", reason: "revoke-without-target" };
       case Type.MESSAGE_EDIT: {
         const edited = normalizeMessageContent(pm.editedMessage ?? undefined);
-        const body = editedTextOf(edited, getContentType(edited));
+        const body = editedTextOf(edited, contentTypeOf(edited));
         if (!target || body === undefined) return { kind: "skip", reason: "edit-without-text" };
         return change(ctx, target, { type: "edit", body }, msOf(pm.timestampMs) ?? timestamp);
       }

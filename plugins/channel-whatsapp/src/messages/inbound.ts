@@ -17,7 +17,7 @@ import type { WAMessage } from "@whiskeysockets/baileys";
 import { baileys } from "../session/baileys";
 import type { InboundMessage } from "@openatende/plugin-sdk";
 import type { InboundAction, NormaliseContext, NormaliseMessage } from "../ports";
-import { describeContent, SIGNALLING_KINDS } from "./content";
+import { contentTypeOf, describeContent, SIGNALLING_KINDS } from "./content";
 import { fetchMedia } from "./inbound-media";
 import { changeOf, historyReactions } from "./inbound-changes";
 import { resolvePerson, type LearntMapping, type Person } from "./identity";
@@ -52,15 +52,15 @@ function envelopeSkip(msg: WAMessage, chat: string): string | undefined {
 }
 
 export const normaliseMessage: NormaliseMessage = async (ctx, msg) => {
-  const { getContentType, isJidBroadcast, isJidGroup, jidNormalizedUser, normalizeMessageContent } = baileys();
+  const { isJidBroadcast, isJidGroup, jidNormalizedUser, normalizeMessageContent } = baileys();
   const key = msg.key ?? {};
   const remote = key.remoteJid ? jidNormalizedUser(key.remoteJid) : "";
   const early = envelopeSkip(msg, remote);
   if (early) return skip(early);
 
   const content = normalizeMessageContent(msg.message!)!;
-  const type = getContentType(content);
-  if (!type) return skip(Object.keys(msg.message ?? {}).some((k) => k.endsWith("SenderKeyDistributionMessage") || k === "senderKeyDistributionMessage") ? "sender-key-distribution" : "empty");
+  const type = contentTypeOf(content);
+  if (!type) return skip(Object.keys(msg.message ?? {}).some((k) => /senderKeyDistributionMessage$/i.test(k)) ? "sender-key-distribution" : "empty");
   if (SIGNALLING_KINDS.has(type)) return skip(`signalling:${type}`);
 
   const isGroup = !!isJidGroup(remote);

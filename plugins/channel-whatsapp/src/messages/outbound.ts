@@ -27,7 +27,7 @@ export type SendAs = "image" | "video" | "audio" | "voice" | "document" | "stick
 export function sendAsFor(mimeType: string): SendAs {
   const full = (mimeType ?? "").toLowerCase();
   const m = baseMime(full, "application/octet-stream");
-  if (m === "image/jpeg" || m === "image/png") return "image";
+  if (m === "image/jpeg" || m === "image/jpg" || m === "image/png") return "image";
   if (m === "image/webp") return "sticker";
   if (m === "video/mp4" || m === "video/3gpp") return "video";
   if (m === "audio/ogg" || m === "audio/opus") return "voice";
