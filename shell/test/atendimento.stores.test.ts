@@ -6,8 +6,9 @@
 import { DEFAULT_FILTER } from "../src/stores/session";
 import { TicketList, compareTickets, visibleInList, matchesSearch, ticketFromChat, type ListFilter, type Ticket, type Viewer } from "../src/stores/tickets";
 import { MessagesStore, mergeMessages, toMessage, type Message } from "../src/stores/messages";
-import { shouldNotify } from "../src/stores/notifications";
+import { NotificationsStore, shouldNotify } from "../src/stores/notifications";
 import { checkFiles } from "../src/pages/atendimento/files";
+import { memberName } from "../src/pages/atendimento/format";
 
 const agent: Viewer = { id: 7, queues: [1], supervisor: false };
 const admin: Viewer = { id: 1, queues: [1, 2], supervisor: true };
@@ -184,6 +185,31 @@ describe("messages", () => {
     store.onAppMessage({ action: "create", message: { id: 9, ticketId: 2, body: "x", timestamp: 30 } });
     expect(thread.messages).toHaveLength(2);
   });
+
+  it("a message written on the account's phone (fromMe, no user) is not taken for my own local copy", () => {
+    const noApi = new Proxy({}, { get: () => () => Promise.reject(new Error("no API in this test")) }) as never;
+    const store = new MessagesStore(noApi, () => 7);
+    const thread = store.thread(3);
+    thread.merge([{ ...m({ id: -9, ticketId: 3, timestamp: 20, fromMe: true, userId: 7, body: "Oi!" }), local: { group: "g2", state: "sending" } }]);
+    store.onAppMessage({ action: "create", message: { id: 40, ticketId: 3, fromMe: true, userId: null, body: "Oi!", status: "sent", timestamp: 19 } });
+    expect(thread.messages.map((x) => [x.id, x.userId, x.local?.state ?? null])).toEqual([
+      [40, null, null],
+      [-9, 7, "sending"],
+    ]);
+  });
+
+  it("keeps a group message's member and the played status", () => {
+    const g = toMessage({ id: 5, ticketId: 1, status: "played", fromMe: false, participant: { externalId: "5511911112222@s.whatsapp.net", name: "Ana" }, timestamp: 1 });
+    expect([g.participant, g.status]).toEqual([{ externalId: "5511911112222@s.whatsapp.net", name: "Ana" }, "played"]);
+    expect(toMessage({ id: 6, ticketId: 1, participant: { name: "sem id" } }).participant).toBeNull();
+    // Shown above the bubble: the name, else the number, else the id without its domain.
+    expect([g.participant, { externalId: "x@lid", phone: " 5511933334444 " }, { externalId: "5511977776666@s.whatsapp.net", name: "  " }, null].map(memberName)).toEqual([
+      "Ana",
+      "5511933334444",
+      "5511977776666",
+      null,
+    ]);
+  });
 });
 
 describe("notifications (spec §6)", () => {
@@ -196,6 +222,15 @@ describe("notifications (spec §6)", () => {
     expect(shouldNotify(p({ userId: null, queueId: 2 }), me)).toBe(false);
     expect(shouldNotify(p({ userId: null, queueId: null }), me)).toBe(false);
     expect(shouldNotify(p({ userId: null, queueId: 1 }, true), me)).toBe(false);
+  });
+
+  it("never for a message written on the account's own phone", () => {
+    expect(shouldNotify({ ...p({ userId: null, queueId: 1 }), fromMe: true }, me)).toBe(false);
+    const store = new NotificationsStore({ viewer: () => me, navigate: () => undefined, t: (k) => k, openTicketId: () => null });
+    store.onTicketList({ type: "chat:create", payload: { ...p({ userId: null, queueId: 1 }), fromMe: true, read: true } });
+    expect(store.recent).toEqual([]);
+    store.onTicketList({ type: "chat:create", payload: { ...p({ userId: null, queueId: 1 }), fromMe: false } });
+    expect(store.recent.map((r) => r.body)).toEqual(["oi"]);
   });
 });
 

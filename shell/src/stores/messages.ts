@@ -9,7 +9,15 @@ import type { UiApi } from "@openatende/plugin-sdk/ui";
  * retry. Ticket notes (`{tenant}:ticketNote`) are kept here too.
  */
 
-export type MessageStatus = "received" | "pending" | "sent" | "delivered" | "read" | "failed";
+/** "played": a voice note or video was played (after "read"). */
+export type MessageStatus = "received" | "pending" | "sent" | "delivered" | "read" | "played" | "failed";
+
+/** The member of a group who wrote a group message (the ticket's contact is the group). */
+export interface MessageParticipant {
+  externalId: string;
+  name?: string;
+  phone?: string;
+}
 
 export interface MessageMedia {
   fileName: string;
@@ -32,6 +40,7 @@ export interface Message {
   failReason: string | null;
   quotedMsgId: number | null;
   reactions: Array<{ by: string; emoji: string }>;
+  participant: MessageParticipant | null;
   isEdited: boolean;
   isDeleted: boolean;
   isForwarded: boolean;
@@ -91,6 +100,7 @@ export function toMessage(raw: any): Message {
     failReason: raw.failReason ?? null,
     quotedMsgId: raw.quotedMsgId ?? null,
     reactions: Array.isArray(raw.reactions) ? raw.reactions : [],
+    participant: raw.participant && typeof raw.participant.externalId === "string" ? raw.participant : null,
     isEdited: !!raw.isEdited,
     isDeleted: !!raw.isDeleted,
     isForwarded: !!raw.isForwarded,
@@ -270,6 +280,7 @@ export class MessagesStore {
       failReason: null,
       quotedMsgId: job.quotedMsgId ?? null,
       reactions: [],
+      participant: null,
       isEdited: false,
       isDeleted: false,
       isForwarded: false,

@@ -3,15 +3,18 @@ import type { ChatCreatePayload } from "./tickets";
 
 /**
  * Browser notifications of new messages (spec §6): raised only for new, unread incoming
- * messages on tickets that are unassigned or assigned to the current user and whose queue is
+ * messages (never for one written on the account's own phone) on tickets that are unassigned or assigned to the current user and whose queue is
  * among the user's queues. Clicking one opens /atendimento/{ticketId}.
  */
 
 export type PermissionState = "default" | "granted" | "denied" | "unsupported";
 
-/** The rule of spec §6, on a `chat:create` payload. */
-export function shouldNotify(p: ChatCreatePayload, me: { id: number; queues: number[] }): boolean {
-  if (!p?.ticket || p.read) return false;
+/**
+ * The rule of spec §6, on a `chat:create` payload. A message written on the account's own
+ * phone (`fromMe`) is the business speaking, not a customer: nobody is told of it.
+ */
+export function shouldNotify(p: ChatCreatePayload & { fromMe?: boolean }, me: { id: number; queues: number[] }): boolean {
+  if (!p?.ticket || p.read || p.fromMe) return false;
   const t = p.ticket;
   if (t.userId !== null && t.userId !== undefined && t.userId !== me.id) return false;
   if (t.queueId === null || t.queueId === undefined) return false;

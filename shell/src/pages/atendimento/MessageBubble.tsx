@@ -29,7 +29,8 @@ export function StatusTicks({ m, label }: { m: Message; label: (k: string) => st
   if (m.local?.state === "sending" || m.status === "pending") return <ClockCircleOutlined className="oa-tick is-pending" aria-label={label("pending")} />;
   if (m.local?.state === "failed" || m.status === "failed") return <ExclamationCircleFilled className="oa-tick is-failed" aria-label={label("failed")} />;
   if (m.status === "sent") return <CheckOutlined className="oa-tick is-sent" aria-label={label("sent")} />;
-  const cls = m.status === "read" ? "is-read" : "is-delivered";
+  // Played (a voice note or video) shows as read does, marked so that it can be told apart.
+  const cls = m.status === "played" ? "is-read is-played" : m.status === "read" ? "is-read" : "is-delivered";
   return (
     <span className={`oa-tick oa-ticks ${cls}`} aria-label={label(m.status)} data-status={m.status}>
       <CheckOutlined />

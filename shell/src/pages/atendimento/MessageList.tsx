@@ -9,7 +9,7 @@ import type { Ticket } from "../../stores/tickets";
 import { MESSAGE_DELETE_WINDOW_MS } from "../../ui/constants";
 import type { Attendance } from "./attendance";
 import { MessageBubble } from "./MessageBubble";
-import { dayKey, dayLabel } from "./format";
+import { dayKey, dayLabel, memberName } from "./format";
 
 /**
  * The messages of the open ticket, oldest at the top: day separators, older pages loaded
@@ -116,7 +116,8 @@ export const MessageList = observer(function MessageList({
 
   const byId = thread?.byId ?? new Map<number, Message>();
   const contactName = ticket.contact?.name ?? "";
-  const authorOf = (m: Message) => (m.fromMe ? (m.userId === me ? t("atendimento.message.you") : (a.user(m.userId)?.name ?? t("atendimento.message.agent"))) : contactName);
+  // In a group the contact is the group: each message names the member who wrote it.
+  const authorOf = (m: Message) => (m.fromMe ? (m.userId === me ? t("atendimento.message.you") : (a.user(m.userId)?.name ?? t("atendimento.message.agent"))) : ((ticket.isGroup && memberName(m.participant)) || contactName));
 
   if (!thread || (!thread.loaded && thread.loading)) {
     return (

@@ -73,3 +73,12 @@ export function linkify(text: string): Array<{ text: string; href?: string }> {
   if (last < text.length) out.push({ text: text.slice(last) });
   return out;
 }
+
+/**
+ * Who wrote a group message, as the chat shows it above the bubble: the member's name, else
+ * their number, else their id on the channel without its domain ("5511…@s.whatsapp.net").
+ */
+export function memberName(p: { externalId: string; name?: string; phone?: string } | null | undefined): string | null {
+  if (!p) return null;
+  return p.name?.trim() || p.phone?.trim() || p.externalId.split("@")[0] || null;
+}

@@ -136,7 +136,7 @@ export default {
     failed: "Not sent",
     retry: "Try again",
     discard: "Discard",
-    status: { pending: "Sending", sent: "Sent", delivered: "Delivered", read: "Read", failed: "Failed", received: "Received" },
+    status: { pending: "Sending", sent: "Sent", delivered: "Delivered", read: "Read", played: "Played", failed: "Failed", received: "Received" },
   },
   media: {
     image: "Image",

@@ -136,7 +136,7 @@ export default {
     failed: "No enviado",
     retry: "Reintentar",
     discard: "Descartar",
-    status: { pending: "Enviando", sent: "Enviado", delivered: "Entregado", read: "Leído", failed: "Falló", received: "Recibido" },
+    status: { pending: "Enviando", sent: "Enviado", delivered: "Entregado", read: "Leído", played: "Reproducido", failed: "Falló", received: "Recibido" },
   },
   media: {
     image: "Imagen",

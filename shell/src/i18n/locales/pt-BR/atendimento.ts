@@ -136,7 +136,7 @@ export default {
     failed: "Não enviada",
     retry: "Tentar de novo",
     discard: "Descartar",
-    status: { pending: "Enviando", sent: "Enviada", delivered: "Entregue", read: "Lida", failed: "Falhou", received: "Recebida" },
+    status: { pending: "Enviando", sent: "Enviada", delivered: "Entregue", read: "Lida", played: "Reproduzida", failed: "Falhou", received: "Recebida" },
   },
   media: {
     image: "Imagem",

@@ -136,7 +136,7 @@ export default {
     failed: "Не отправлено",
     retry: "Повторить",
     discard: "Отменить",
-    status: { pending: "Отправляется", sent: "Отправлено", delivered: "Доставлено", read: "Прочитано", failed: "Ошибка", received: "Получено" },
+    status: { pending: "Отправляется", sent: "Отправлено", delivered: "Доставлено", read: "Прочитано", played: "Прослушано", failed: "Ошибка", received: "Получено" },
   },
   media: {
     image: "Изображение",
