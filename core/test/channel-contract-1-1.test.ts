@@ -97,6 +97,30 @@ describe("channel contract 1.1 (MariaDB)", () => {
     ]);
   });
 
+  it("the platform's own send reported back from the phone before its answer was recorded stays one message", async () => {
+    const ext = mobile();
+    const first = await inbound(ext, { body: "quero comprar" });
+    expect((await t.api.put(`/tickets/${first.ticketId}`, { status: "open" }, a.admin)).status).toBe(200);
+    const sent = (await t.api.post(`/messages/${first.ticketId}`, { body: "temos sim" }, a.admin)).body;
+    expect(sent).toMatchObject({ status: "sent", userId: a.admin.userId });
+    // The channel reports it as written on the phone, under the id its answer will carry, and acks it.
+    const echoId = `echo-${uid()}`;
+    const echo = await inbound(ext, { providerMessageId: echoId, fromMe: true, body: "temos sim" });
+    await ack(echoId, "delivered");
+    const mark = pushes.length;
+    await t.core.broker.call("messages.settle", { tenantId: a.tenantId, id: sent.id, status: "sent", providerId: echoId });
+    expect(await message(sent.id)).toMatchObject({ providerId: echoId, status: "delivered", userId: a.admin.userId });
+    expect(await rows("SELECT id FROM messages WHERE id = ?", [echo.messageId])).toEqual([]);
+    expect((await fenced(mark)).filter((p) => p.payload.action === "delete").map((p) => p.payload.message.id)).toEqual([echo.messageId]);
+    // A customer's message holding the id is not an echo: it stays, and the send keeps its own id.
+    const customerId = `cust-${uid()}`;
+    const customer = await inbound(ext, { providerMessageId: customerId, body: "obrigado" });
+    const second = (await t.api.post(`/messages/${first.ticketId}`, { body: "de nada" }, a.admin)).body;
+    await t.core.broker.call("messages.settle", { tenantId: a.tenantId, id: second.id, status: "sent", providerId: customerId });
+    expect(await message(customer.messageId)).toMatchObject({ providerId: customerId, fromMe: 0 });
+    expect((await message(second.id)).providerId).toBe(second.providerId);
+  });
+
   it("a group message keeps the member who wrote it, and its events carry them", async () => {
     const group = `1203${uid()}@g.us`;
     const first = await inbound(group, { isGroup: true, from: { externalId: group, name: "Equipe" }, participant: { externalId: "5511911112222", name: "Ana" }, body: "bom dia" });

@@ -7,7 +7,7 @@ import type { Ctx } from "../types";
 import type { TicketRow } from "../tickets/model";
 import { mediaTypeOf, resolveStored, storeFiles, StoredFile, UploadedFile } from "../files/store";
 import { isPluginAway, reasonOf } from "../plugins/outbox";
-import { defineMessage, emitMessage, MessageRow, view } from "../messages/model";
+import { defineMessage, emitMessage, Message, MessageRow, STATUS_RANK, view } from "../messages/model";
 import { channelMessageActions } from "../messages/from-channel";
 import type { OutboundMessage, SendResult } from "@openatende/plugin-sdk/src/channel-contract";
 
@@ -233,19 +233,14 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           providerId: { type: "string", optional: true, max: 191 },
           failReason: { type: "string", optional: true, max: 255 },
         },
-        async handler(ctx: Ctx<{ tenantId: number; id: number; status: "sent" | "failed"; providerId?: string; failReason?: string }>) {
+        async handler(this: any, ctx: Ctx<{ tenantId: number; id: number; status: "sent" | "failed"; providerId?: string; failReason?: string }>) {
           const m = await model.findOne({ where: { id: ctx.params.id, tenantId: ctx.params.tenantId } });
           if (!m) return null;
           const patch: Partial<MessageRow> =
             ctx.params.status === "sent" ? { providerId: ctx.params.providerId ?? null } : { failReason: (ctx.params.failReason ?? "send failed").slice(0, 255) };
           // An ack may have moved it on already (delivered, read): the status only moves forward.
           if (m.get("status") === "pending") patch.status = ctx.params.status;
-          try {
-            await m.update(patch);
-          } catch (err) {
-            if (!(err instanceof UniqueConstraintError)) throw err;
-            await m.update({ status: patch.status ?? (m.get("status") as MessageRow["status"]) });
-          }
+          await this.recordSend(ctx, m, patch);
           const ticket = (await ctx.call("tickets.getInternal", { tenantId: ctx.params.tenantId, id: m.get("ticketId") })) as TicketRow | null;
           if (ticket) await emit(ctx, ticket, "update", view(m));
           return view(m);
@@ -282,6 +277,36 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
       },
     },
     methods: {
+      /**
+       * Records what a send answered (its provider id, its status). A channel may report the
+       * platform's own send back as written on the account's phone (fromMe, no user) before
+       * this answer is recorded, and that echo then holds the provider id: it is this very
+       * message, so it goes (its furthest status kept) and this message takes the id. Another
+       * message holding the id keeps it; only the status is recorded here.
+       */
+      async recordSend(ctx: Ctx, row: Message, patch: Partial<MessageRow>): Promise<void> {
+        try {
+          await row.update(patch);
+          return;
+        } catch (err) {
+          if (!(err instanceof UniqueConstraintError)) throw err;
+        }
+        const mine = row.get({ plain: true }) as MessageRow;
+        const echo = patch.providerId ? await model.findOne({ where: { tenantId: mine.tenantId, connectionId: mine.connectionId, providerId: patch.providerId } }) : null;
+        const e = echo?.get({ plain: true }) as MessageRow | undefined;
+        if (!echo || !e || !e.fromMe || e.userId !== null || e.ticketId !== mine.ticketId || e.id === mine.id) {
+          if (patch.status) await row.update({ status: patch.status });
+          return;
+        }
+        const status = patch.status ?? mine.status;
+        const furthest = (STATUS_RANK[e.status] ?? -1) > (STATUS_RANK[status] ?? -1) ? e.status : status;
+        await deps.sequelize.transaction(async (transaction) => {
+          await echo.destroy({ transaction });
+          await row.update({ ...patch, status: furthest }, { transaction });
+        });
+        const ticket = (await ctx.call("tickets.getInternal", { tenantId: mine.tenantId, id: mine.ticketId })) as TicketRow | null;
+        if (ticket) await emit(ctx, ticket, "delete", view(e));
+      },
       async loadOwnedMessage(ctx: Ctx, id: number): Promise<{ msg: MessageRow; ticket: TicketRow }> {
         const tenantId = ctx.meta.user!.tenantId;
         const m = await model.findOne({ where: { id, tenantId } });
@@ -399,15 +424,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           this.logger.warn(`message ${row.get("id")} not sent: ${reason}`);
           patch = { status: "failed", failReason: String(reason).slice(0, 255) };
         }
-        if (patch) {
-          try {
-            await row.update(patch);
-          } catch (err) {
-            // The provider id is already known (an ack raced the answer): keep the status.
-            if (!(err instanceof UniqueConstraintError)) throw err;
-            await row.update({ status: patch.status });
-          }
-        }
+        if (patch) await this.recordSend(ctx, row, patch);
         await ctx.call("tickets.touch", { tenantId: ticket.tenantId, ticketId: ticket.id, body: o.body || o.media?.fileName || "", timestamp: now, incoming: false });
         const v = view(row);
         await emit(ctx, ticket, "update", v);
