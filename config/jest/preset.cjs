@@ -14,5 +14,6 @@ module.exports = {
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join("|")})/)`],
   // whatsapp-rust-bridge exports only an "import" condition, which jest's require resolution skips.
   moduleNameMapper: { "^whatsapp-rust-bridge$": require("node:path").join(__dirname, "../../node_modules/whatsapp-rust-bridge/dist/index.js") },
-  testPathIgnorePatterns: ["/node_modules/", "/dist/", "/data/"],
+  // <rootDir>/data/ is the platform's DATA_DIR (installed plugins); a source folder named data/ has tests.
+  testPathIgnorePatterns: ["/node_modules/", "/dist/", "<rootDir>/data/"],
 };

@@ -11,3 +11,4 @@ export * from "./plugin-context";
 export * from "./media-transfer";
 export * from "./conformance";
 export * from "./archive";
+export * from "./data";

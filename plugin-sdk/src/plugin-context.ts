@@ -1,11 +1,11 @@
 /**
  * What a plugin knows of the platform it runs in, without importing the core's configuration:
  * the Redis it may keep state in, the namespace that prefixes its keys, the data folder, the
- * product's public URL. Whoever starts the plugin's service puts it in the service's settings
- * under PLUGIN_CONTEXT_SETTING: the core's plugin host for a plugin in the core's process, the
- * plugin node (core/src/bin/plugin-node.ts) for a plugin in a process of its own. The setting
- * is listed in `$secureSettings`, so it never leaves the process in the node's INFO packet (the
- * Redis URL may carry a password).
+ * product's public URL, the address of its own database. Whoever starts the plugin's service
+ * puts it in the service's settings under PLUGIN_CONTEXT_SETTING: the core's plugin host for a
+ * plugin in the core's process, the plugin node (core/src/bin/plugin-node.ts) for a plugin in a
+ * process of its own. The setting is listed in `$secureSettings`, so it never leaves the
+ * process in the node's INFO packet (the Redis and database URLs may carry a password).
  *
  *   created() {
  *     const { redisUrl, namespace } = pluginContext(this);
@@ -14,6 +14,7 @@
  * How to extend: add optional fields only (a plugin built for an older SDK ignores them).
  */
 import type { ServiceSchema } from "moleculer";
+import type { PluginDatabaseAddress } from "./data/contract";
 
 export interface PluginContext {
   /** Moleculer namespace of the deployment: the prefix of the plugin's own Redis keys. */
@@ -32,6 +33,12 @@ export interface PluginContext {
   localFiles: boolean;
   /** True when the plugin runs in a broker node of its own rather than in the core's process. */
   external: boolean;
+  /**
+   * The plugin's own database (see openPluginData), after the host ran its migrations; only
+   * for plugins that ship a migrations/ folder. It may carry a password: like the whole
+   * context it never leaves the plugin's process.
+   */
+  database?: PluginDatabaseAddress;
 }
 
 /** The service setting that carries the context. */

@@ -114,3 +114,16 @@ export class DuplicateRowError extends Error {
     this.name = "DuplicateRowError";
   }
 }
+
+/**
+ * Where a plugin's own database is: what the host puts in the plugin's context
+ * (PluginContext.database) and what openPluginDataAt takes. `url` is `sqlite:/abs/file.sqlite`
+ * or `mysql://user:password@host:3306/database`; it may carry a password, so it stays in the
+ * plugin's process (the context is a secure setting).
+ */
+export interface PluginDatabaseAddress {
+  dialect: "sqlite" | "mysql";
+  url: string;
+  /** MySQL: connections in the pool (default 5). */
+  poolMax?: number;
+}

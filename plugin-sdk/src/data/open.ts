@@ -1,0 +1,14 @@
+import type { PluginData, PluginDatabaseAddress } from "./contract";
+import { SqlPluginData } from "./database";
+
+/**
+ * Opens a plugin database at an address, outside any service: for a plugin's own tests (a
+ * SQLite file in a temp folder, or a MariaDB database made with ensurePluginDatabase) and
+ * for the host. The caller closes it.
+ *
+ *   const data = await openPluginDataAt({ dialect: "sqlite", url: `sqlite:${dir}/wa.sqlite` });
+ *   await runPluginMigrations(data, loadPluginMigrations(pluginFolder));
+ */
+export function openPluginDataAt(address: PluginDatabaseAddress): Promise<PluginData> {
+  return SqlPluginData.open(address);
+}
