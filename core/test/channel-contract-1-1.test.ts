@@ -3,18 +3,19 @@
  * members, imported history, played and group acks, changes made on the channel (reactions,
  * edits, deletions) and what a channel learns of contacts (names, pictures, a LID's phone
  * number: two contacts merged). Called as a channel plugin is (a caller name), against the
- * real core on MariaDB with its realtime events listened to; nothing of ours is mocked.
+ * real core on MariaDB (and on SQLite, the embedded mode) with its realtime events listened
+ * to; nothing of ours is mocked.
  */
 import { QueryTypes } from "sequelize";
 import type { ServiceSchema } from "moleculer";
-import { startCore, createTenant, TestCore, TenantFixture, uid } from "./helpers";
+import { startCore, createTenant, TestCore, TenantFixture, DIALECTS, uid } from "./helpers";
 
 type Push = { rooms: string[]; event: string; payload: any };
 const AS_WEBCHAT = { caller: "v1.channel-webchat" } as never;
 /** A Brazilian mobile number, E.164 digits ("5511" + "9" + 8 digits). */
 const mobile = () => `55119${6 + Math.floor(Math.random() * 4)}${Array.from({ length: 7 }, () => Math.floor(Math.random() * 10)).join("")}`;
 
-describe("channel contract 1.1 (MariaDB)", () => {
+describe.each(DIALECTS)("channel contract 1.1 on %s", (dialect) => {
   let t: TestCore;
   let a: TenantFixture;
   let b: TenantFixture;
@@ -62,7 +63,7 @@ describe("channel contract 1.1 (MariaDB)", () => {
   const updatesOf = async (mark: number, id: number) => (await fenced(mark)).filter((p) => p.event.endsWith(":appMessage") && p.payload.action === "update" && p.payload.message.id === id);
 
   beforeAll(async () => {
-    t = await startCore({ services: [probe] });
+    t = await startCore({ dialect, services: [probe] });
     a = await createTenant(t, { tier: "PLUS" });
     b = await createTenant(t, { tier: "PLUS" });
     const mk = async (f: TenantFixture) => (await t.api.post("/connections", { name: `WA ${uid()}`, type: "channel-webchat", queueId: f.queueIds[0] }, f.admin)).body.id as number;
