@@ -1,11 +1,14 @@
 /**
  * `plugin-sdk validate [dir]`: what the core's loader and the marketplace will check, found
  * before they do: the manifest, the core API range, the entry and its definePlugin() export,
- * and the UI modules the manifest promises against what the UI build exposes.
+ * the UI modules the manifest promises against what the UI build exposes, and the migration
+ * files of migrations/ (each exports `migration`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { findDefinedPlugin, PLUGIN_TAG } from "../define-plugin";
+import { loadMigrationFile, PLUGIN_MIGRATIONS_DIR, pluginMigrationFiles } from "../data/folder";
+import { checkMigrations } from "../data/migrate";
 import { CORE_API_VERSION, isCoreApiCompatible, PluginManifest, validateManifest } from "../manifest";
 import { errorMessage, parseArgs } from "./args";
 import { loadUiConfig, readRemoteShape, UI_CONFIG_FILE } from "./ui-build";
@@ -19,7 +22,8 @@ Checks the plugin in <dir> (default: the current folder) the way the platform wi
   - the entry (package.json "main", default src/service.ts) exists and exports a definePlugin() object
     whose id and version are the manifest's;
   - every module in platform.ui.exposes is exposed by the UI build (${UI_CONFIG_FILE}) and its file exists,
-    and the build's remote entry is platform.ui.remoteEntry.
+    and the build's remote entry is platform.ui.remoteEntry;
+  - every file in migrations/ loads and exports \`migration\` ({ name, up(schema) }), names unique.
 Prints every problem found. Exit code: 0 valid, 1 problems, 2 bad usage.`;
 
 export interface ValidationReport {
@@ -48,6 +52,7 @@ export async function validatePlugin(dirArg: string | undefined): Promise<Valida
 
   const ui = (pkg.platform as { ui?: { exposes?: unknown; remoteEntry?: unknown } } | undefined)?.ui;
   if (ui && typeof ui === "object") problems.push(...(await checkUi(dir, ui)));
+  problems.push(...checkMigrationFiles(dir));
 
   return { dir, manifest, entry: entry.file, problems };
 }
@@ -67,6 +72,35 @@ function checkEntry(file: string, manifest: PluginManifest | null): string[] {
     return [`entry: it defines ${plugin.id}@${plugin.version} but package.json declares ${manifest.id}@${manifest.version}`];
   }
   return [];
+}
+
+/** The plugin's own migrations: each file loads and exports `migration`, no name twice. */
+function checkMigrationFiles(dir: string): string[] {
+  let files: string[];
+  try {
+    files = pluginMigrationFiles(dir);
+  } catch (err) {
+    return [`${PLUGIN_MIGRATIONS_DIR}: ${errorMessage(err)}`];
+  }
+  if (!files.length) return [];
+  useRepoModules();
+  const problems: string[] = [];
+  const loaded = [];
+  for (const file of files) {
+    try {
+      loaded.push(loadMigrationFile(file));
+    } catch (err) {
+      problems.push(`${PLUGIN_MIGRATIONS_DIR}: ${errorMessage(err)}`);
+    }
+  }
+  if (!problems.length) {
+    try {
+      checkMigrations(loaded);
+    } catch (err) {
+      problems.push(`${PLUGIN_MIGRATIONS_DIR}: ${errorMessage(err)}`);
+    }
+  }
+  return problems;
 }
 
 async function checkUi(dir: string, ui: { exposes?: unknown; remoteEntry?: unknown }): Promise<string[]> {
