@@ -98,6 +98,7 @@ export class Session {
   private qrcode?: string;
   private sock?: WASocketLike;
   private events: string[] = [];
+  private unsubscribe?: () => void;
   private gen = 0;
   private creds?: AuthenticationCreds;
   private credsSaving: Promise<void> = Promise.resolve();
@@ -270,6 +271,10 @@ export class Session {
         }
       });
     };
+    // Any event at all says the socket is alive (the deaf-session detector's clock).
+    this.unsubscribe = sock.ev.process?.(() => {
+      if (gen === this.gen) this.touch();
+    });
     on("connection.update", (u) => this.onUpdate(gen, sock, u));
     on("creds.update", (u) => this.saveCreds(u));
     this.deps.route(sock, on);
@@ -291,6 +296,8 @@ export class Session {
     if (!sock) return undefined;
     for (const e of new Set(this.events)) sock.ev.removeAllListeners(e as keyof BaileysEventMap);
     this.events = [];
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
     return sock;
   }
 

@@ -13,6 +13,7 @@ import type {
   AnyMessageContent,
   AuthenticationState,
   BaileysEventEmitter,
+  BaileysEventMap,
   CacheStore,
   Contact,
   GroupMetadata,
@@ -31,7 +32,8 @@ import { waLogger, type LineLogger } from "./wa-logger";
 
 /** What the plugin uses of Baileys' WASocket. */
 export interface WASocketLike {
-  ev: BaileysEventEmitter;
+  /** Baileys' buffered emitter: `process` sees every event (the deaf-session detector uses it). */
+  ev: BaileysEventEmitter & { process?(handler: (events: Partial<BaileysEventMap>) => void | Promise<void>): () => void };
   /** The account, once linked. */
   user?: Contact;
   end(error: Error | undefined): void | Promise<void>;

@@ -5,13 +5,16 @@
  * message"). Writes of one moment are grouped into one transaction (a batch of upserts is
  * one write, not one per message); `remember` resolves once its row is committed.
  *
+ * The content is kept as its protobuf encoding (base64), not JSON: protobuf objects turn their
+ * bytes into base64 strings on the way to JSON, which a retry would then send as text.
+ *
  * Rows are kept `retentionDays` (default 30) and pruned by whole days: the table is keyed by
  * the message's day, so pruning is a delete of a few day values, never a scan.
  */
 import type { proto, WAMessage, WAMessageKey } from "@whiskeysockets/baileys";
 import type { TenantData } from "@openatende/plugin-sdk";
 import type { MessageKeyStore } from "../ports";
-import { deserialise, serialise } from "./auth-state";
+import { baileys } from "../session/baileys";
 import { MessageKeyRow, TABLES } from "./tables";
 
 const DAY_MS = 86_400_000;
@@ -25,6 +28,12 @@ function timestampMs(msg: WAMessage, fallback: number): number {
   const t = msg.messageTimestamp as unknown;
   const n = typeof t === "number" ? t : typeof t === "object" && t !== null && "toNumber" in t ? (t as { toNumber(): number }).toNumber() : Number(t);
   return Number.isFinite(n) && n > 0 ? n * 1000 : fallback;
+}
+
+/** The content as its protobuf bytes (base64): exactly what WhatsApp sent, bytes as bytes. */
+function encodeContent(message: proto.IMessage): string {
+  const { Message } = baileys().proto;
+  return Buffer.from(Message.encode(Message.fromObject(message as Record<string, unknown>)).finish()).toString("base64");
 }
 
 export class TableMessageKeys implements MessageKeyStore {
@@ -51,7 +60,7 @@ export class TableMessageKeys implements MessageKeyStore {
 
   async messageOf(providerMessageId: string): Promise<proto.IMessage | undefined> {
     const row = this.batch.get(providerMessageId) ?? (await this.row(providerMessageId));
-    return row?.content ? deserialise<proto.IMessage>(row.content) : undefined;
+    return row?.content ? baileys().proto.Message.decode(Buffer.from(row.content, "base64")) : undefined;
   }
 
   async remember(msg: WAMessage): Promise<void> {
@@ -70,7 +79,7 @@ export class TableMessageKeys implements MessageKeyStore {
       messageId: id.slice(0, 128),
       keyJson: JSON.stringify(key),
       // A later sighting without content (a status update) keeps what an earlier one had.
-      content: msg.message ? serialise(msg.message) : (prev?.content ?? null),
+      content: msg.message ? encodeContent(msg.message) : (prev?.content ?? null),
       day: Math.floor(timestampMs(msg, this.now()) / DAY_MS),
     });
     return new Promise<void>((resolve, reject) => {
