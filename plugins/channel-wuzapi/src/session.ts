@@ -117,7 +117,11 @@ export class Session {
   /** A session event from the webhook: applied at once, then looked at again soon. */
   onEvent(type: string, evt: Record<string, unknown>): boolean {
     if (this.closed) return false;
-    if (type === "PairSuccess") this.pairingUntil = 0;
+    if (type === "PairSuccess") {
+      this.pairingUntil = 0;
+      const linked = bareJid((evt.event as { ID?: unknown } | undefined)?.ID);
+      if (linked) this.ownJid = linked;
+    }
     let out = outcomeOfEvent(type, evt);
     if (!out) return false;
     if (out.status === "qrcode" && this.pairingActive()) out = { status: "pairing", detail: this.pairingDetail };

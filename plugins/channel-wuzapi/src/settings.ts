@@ -41,6 +41,7 @@ export function readSettings(raw: Record<string, unknown> | null | undefined): {
   if (hmacKey.length < HMAC_KEY_MIN || hmacKey.length > 256) return { ok: false, detail: `The HMAC key must have ${HMAC_KEY_MIN} to 256 characters (wuzapi refuses shorter keys)` };
   const session = str(s.session);
   if (session && !SESSION_PATTERN.test(session)) return { ok: false, detail: "The session name may only hold letters, digits, '.', '_' and '-'" };
+  if (s.webhookFormat !== undefined && s.webhookFormat !== "json" && s.webhookFormat !== "form") return { ok: false, detail: 'The webhook format must be "json" or "form"' };
   const webhookFormat: WebhookFormat = s.webhookFormat === "form" ? "form" : "json";
   return { ok: true, settings: { apiUrl, sessionToken, hmacKey, webhookFormat, ...(apiToken ? { apiToken } : {}), ...(session ? { session } : {}) } };
 }
