@@ -59,6 +59,11 @@ export interface AppConfig {
   /** Largest plugin archive the marketplace accepts, bytes. */
   marketplaceMaxArchiveBytes: number;
   database: DatabaseConfig;
+  /**
+   * The own database of the one plugin a plugin node runs (sqlite:… or mysql://…), set by the
+   * plugin host for a node of an installed plugin, which does not get the core's DATABASE_URL.
+   */
+  pluginDatabaseUrl: string | undefined;
   redisUrl: string;
   /** Try to start the machine's redis-server when Redis is unreachable. */
   redisAutostart: boolean;
@@ -97,6 +102,7 @@ export const KNOWN_VARIABLES: Record<string, string> = {
   PLUGINS_EXTERNAL: "comma list of plugin ids that run as their own broker node instead of inside the plugin host (npm start spawns them in embedded mode)",
   DATABASE_URL: "mysql://user:pass@host:port/db or sqlite:path (default sqlite file under DATA_DIR)",
   DATABASE_POOL_MAX: "connections per node (default 10)",
+  PLUGIN_DATABASE_URL: "a plugin node's: the own database of the plugin it runs (sqlite:path or mysql://…); the plugin host sets it for installed plugins",
   DATA_DIR: "folder for the SQLite file, tenant files and installed plugins (default ./data)",
   REDIS_URL: "redis://host:port/db (default redis://127.0.0.1:6379)",
   REDIS_AUTOSTART: "start the machine's redis-server when Redis is down (default true in embedded mode)",
@@ -260,6 +266,10 @@ export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}):
   }
   const mode: RuntimeMode = transporter?.startsWith("nats://") ? "cluster" : "embedded";
   const database = parseDatabase(env, dataDir, rootDir);
+  const pluginDatabaseUrl = env.PLUGIN_DATABASE_URL || undefined;
+  if (pluginDatabaseUrl && !/^(sqlite:.+|mysql:\/\/[^\s/]+\/[A-Za-z0-9_]{1,64})$/.test(pluginDatabaseUrl)) {
+    throw new ConfigError("PLUGIN_DATABASE_URL", "must be sqlite:<file> or mysql://user:pass@host:port/<database>");
+  }
   const port = int(env, "PORT", 8080, 0, 65535);
   const host = env.HOST || "0.0.0.0";
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, "");
@@ -323,6 +333,7 @@ export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}):
     pluginInstalls: bool(env, "PLUGIN_INSTALLS", true),
     marketplaceMaxArchiveBytes: int(env, "MARKETPLACE_MAX_ARCHIVE_MB", 20, 1, 500) * 1024 * 1024,
     database,
+    pluginDatabaseUrl,
     redisUrl,
     redisAutostart: bool(env, "REDIS_AUTOSTART", mode === "embedded"),
     logLevel: oneOf(env, "LOG_LEVEL", ["fatal", "error", "warn", "info", "debug", "trace"] as const, "info"),

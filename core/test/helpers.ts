@@ -95,8 +95,11 @@ async function waitForRoutes(core: Core) {
   }
 }
 
+/** Drops a test core's database and its plugins' own databases (`<name>__<plugin>`, see core/src/plugins/data.ts). */
 export async function dropDatabase(name: string) {
   const c = await createConnection({ host: "127.0.0.1", user: "root", password: "" });
+  const [plugins] = await c.query("SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ?", [`${name.replace(/_/g, "\\_")}\\_\\_%`]);
+  for (const p of plugins as Array<{ name: string }>) await c.query(`DROP DATABASE IF EXISTS \`${p.name}\``);
   await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
   await c.end();
 }

@@ -13,6 +13,11 @@
  * every --dir, with the plugin host's checks (manifest, core API range, the entry's
  * definePlugin() object). The core's plugin host lists them (PLUGINS_EXTERNAL) without
  * starting them. Exit codes: 0 stopped, 1 failed, 2 bad arguments or a plugin refused.
+ *
+ * A plugin that ships migrations/ gets its own database (core/src/plugins/data.ts), and this
+ * node runs its pending migrations before the plugin's service starts (a failing one refuses
+ * the plugin, exit 2). The database is named from DATABASE_URL, or is PLUGIN_DATABASE_URL,
+ * which the plugin host gives the node of an installed plugin (one plugin per node then).
  */
 import * as os from "node:os";
 import * as path from "node:path";
@@ -21,6 +26,7 @@ import { getConfig, ConfigError } from "@openatende/config";
 import { loadPlugins } from "../plugins/loader";
 import { inspectPluginFolder } from "../plugins/discovery";
 import { pluginContextOf, transporterOf } from "../plugins/external";
+import { pluginDataPreparer } from "../plugins/data";
 import { AccessMiddleware } from "../middlewares/access.middleware";
 import { LicenceMiddleware } from "../middlewares/licence.middleware";
 import { createTimeoutMiddleware } from "../middlewares/timeout.middleware";
@@ -59,6 +65,10 @@ async function main() {
     console.error(`[plugin-node] ${(err as Error).message}`);
     process.exit(2);
   }
+  if (config.pluginDatabaseUrl && args.ids.length + args.folders.length !== 1) {
+    console.error("[plugin-node] PLUGIN_DATABASE_URL is one plugin's database: run one plugin in this node");
+    process.exit(2);
+  }
   if (!config.transporter) {
     console.error("[plugin-node] TRANSPORTER is required: nats://host:4222, or tcp://127.0.0.1:<port>/<core node id> beside an embedded core");
     process.exit(2);
@@ -81,6 +91,7 @@ async function main() {
     folders: args.folders,
     only: args.ids.length ? [...args.ids, ...args.folders.map((f) => inspectPluginFolder(f)).flatMap((r) => (r.ok ? [r.manifest.id] : [r.id]))] : undefined,
     context: pluginContextOf(config, { external: true }),
+    data: pluginDataPreparer(config, log),
     onLoaded: (p) => log(`loaded ${p.id} ${p.version} as ${p.service} (${p.folder})`),
     onRefused: (p) => console.error(`[plugin-node] refused ${p.id} (${p.folder}): ${p.reason}`),
   });

@@ -11,6 +11,11 @@
  * install answers ERR_PLUGIN_INSTALL_FAILED with the node's last words. While the switch
  * runs, the plugin's connections wait like for any plugin that is away (the outbox keeps
  * their sends) and resume once the new version's service is there.
+ *
+ * A plugin that ships migrations gets a database of its own (./data.ts): the host creates it
+ * and gives the node its address only (PLUGIN_DATABASE_URL); the node runs the migrations of
+ * the version it starts before its service starts. A rollback keeps the tables: the newer
+ * version's migrations stay applied and recorded, the older code simply does not use them.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -20,13 +25,14 @@ import type { ServiceBroker } from "moleculer";
 import type Redis from "ioredis";
 import type { Sequelize } from "sequelize";
 import * as semver from "semver";
-import { ArchiveError, ArchiveFile, PluginManifest, channelTypeOf, inspectArchive, pluginServiceName } from "@openatende/plugin-sdk";
+import { ArchiveError, ArchiveFile, PluginManifest, channelTypeOf, ensurePluginDatabase, hasPluginMigrations, inspectArchive, pluginServiceName } from "@openatende/plugin-sdk";
 import type { AppConfig } from "@openatende/config";
 import { AppError } from "../errors/app-error";
 import { inspectPluginFolder } from "./discovery";
 import { PluginNodeSupervisor, transporterForPluginNodes } from "./external";
 import type { LoadedPlugin, PluginRegistry } from "./registry";
 import { definePluginInstall, PluginInstall } from "./model";
+import { pluginDatabaseOf } from "./data";
 
 /** What GET /plugins/installed answers per plugin. */
 export interface InstalledView {
@@ -119,9 +125,12 @@ export class PluginInstalls {
     return `installed:${id}`;
   }
 
-  private nodeEnv(): Record<string, string | undefined> {
+  /** The environment of an installed plugin's node; `folder` is the version it runs. */
+  private nodeEnv(id: string, folder: string): Record<string, string | undefined> {
     const c = this.o.config;
     return {
+      // Its own database only, never the core's DATABASE_URL.
+      PLUGIN_DATABASE_URL: hasPluginMigrations(folder) ? pluginDatabaseOf(c, id).url : undefined,
       // The bundle requires "moleculer" (the host provides it) from wherever it was unpacked.
       NODE_PATH: path.join(c.rootDir, "node_modules"),
       DATA_DIR: c.dataDir,
@@ -211,7 +220,8 @@ export class PluginInstalls {
     this.leading = true;
     const installed = this.o.registry().loaded().filter((p) => p.installed);
     for (const p of installed) {
-      this.ensureSupervisor().add(this.key(p.id), ["--folder", p.folder], this.nodeEnv());
+      await this.ensureDatabase(p.id, p.folder).catch((err: Error) => this.o.log.warn(`Installed plugin ${p.id}: its database: ${err.message}`));
+      this.ensureSupervisor().add(this.key(p.id), ["--folder", p.folder], this.nodeEnv(p.id, p.folder));
       this.o.log.info(`Installed plugin ${p.id} ${p.version}: starting its plugin node`);
     }
   }
@@ -416,7 +426,14 @@ export class PluginInstalls {
     }
     const major = semver.major(manifest.version);
     registry.addLoaded(folder, manifest, major, { installed: true });
-    supervisor.add(key, ["--folder", folder], this.nodeEnv());
+    try {
+      await this.ensureDatabase(id, folder);
+    } catch (err) {
+      registry.remove(id);
+      this.restore(old);
+      throw new AppError("ERR_PLUGIN_INSTALL_FAILED", { id, version: manifest.version, reason: `its database: ${(err as Error).message}` });
+    }
+    supervisor.add(key, ["--folder", folder], this.nodeEnv(id, folder));
     const failure = await this.waitStarted(key, pluginServiceName(id, major));
     if (failure) {
       await supervisor.remove(key);
@@ -435,7 +452,12 @@ export class PluginInstalls {
     if (!old.length) return;
     const registry = this.o.registry();
     for (const p of old) registry.addLoaded(p.folder, p.manifest, p.major, { installed: true });
-    this.ensureSupervisor().add(this.key(old[0].id), ["--folder", old[0].folder], this.nodeEnv());
+    this.ensureSupervisor().add(this.key(old[0].id), ["--folder", old[0].folder], this.nodeEnv(old[0].id, old[0].folder));
+  }
+
+  /** Creates the plugin's own database (a plugin with migrations/ only); its node runs the migrations. */
+  private async ensureDatabase(id: string, folder: string): Promise<void> {
+    if (hasPluginMigrations(folder)) await ensurePluginDatabase(pluginDatabaseOf(this.o.config, id));
   }
 
   private async waitGone(services: string[], timeoutMs = 10_000): Promise<void> {

@@ -1,15 +1,16 @@
 /**
  * Loading plugins into a running broker. Each plugin folder is inspected (manifest, core API
  * range, entry), its entry required (TypeScript is fine: the runtime is tsx or swc), the
- * export checked for the definePlugin() tag, and its service created and started. Any
- * failure refuses that plugin with a reason and the next one is tried: a broken plugin never
- * stops the core.
+ * export checked for the definePlugin() tag, its own data prepared (database made and
+ * migrations run, see ./data.ts) and its service created and started. Any failure refuses that
+ * plugin with a reason and the next one is tried: a broken plugin never stops the core.
  */
 import type { Service, ServiceBroker } from "moleculer";
 import * as semver from "semver";
 import { DefinedPlugin, findDefinedPlugin, PLUGIN_TAG, PluginContext, withPluginContext } from "@openatende/plugin-sdk";
 import { inspectPluginFolder, listPluginFolders } from "./discovery";
 import { PluginRegistry } from "./registry";
+import type { PluginDataPreparer } from "./data";
 
 export interface LoadOptions {
   /** Folders whose subfolders are plugins (the repo's plugins/ plus extra ones). */
@@ -27,6 +28,11 @@ export interface LoadOptions {
   only?: string[];
   /** The platform context every started plugin service gets in its settings (SDK pluginContext). */
   context?: PluginContext;
+  /**
+   * Makes each plugin's own database and runs its migrations before its service starts; the
+   * address goes into that plugin's context. Without it plugins get no database.
+   */
+  data?: PluginDataPreparer;
   onLoaded?(p: { id: string; version: string; service: string; folder: string; external?: boolean }): void;
   onRefused?(p: { id: string; folder: string; reason: string }): void;
 }
@@ -106,8 +112,18 @@ export async function loadPlugins(broker: ServiceBroker, opts: LoadOptions): Pro
       refuse(manifest.id, folder, `the entry defines ${plugin.id}@${plugin.version} but package.json declares ${manifest.id}@${manifest.version}`, manifest);
       continue;
     }
+    let context = opts.context;
+    if (opts.data) {
+      try {
+        const prepared = await opts.data({ id: manifest.id, folder });
+        if (prepared.database && context) context = { ...context, database: prepared.database };
+      } catch (err) {
+        refuse(manifest.id, folder, `its own data could not be prepared: ${messageOf(err)}`, manifest);
+        continue;
+      }
+    }
     try {
-      await startService(broker, plugin, opts.startTimeoutMs ?? 15_000, opts.context);
+      await startService(broker, plugin, opts.startTimeoutMs ?? 15_000, context);
     } catch (err) {
       refuse(manifest.id, folder, messageOf(err), manifest);
       continue;

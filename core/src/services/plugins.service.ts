@@ -23,6 +23,7 @@ import { AuthUser, Ctx, isAdmin } from "../types";
 import { Tier, tierAtLeast } from "../licence/tiers";
 import { loadPlugins } from "../plugins/loader";
 import { pluginContextOf } from "../plugins/external";
+import { pluginDataPreparer } from "../plugins/data";
 import { LoadedPlugin, PluginRegistry } from "../plugins/registry";
 import { defineTenantPlugin } from "../plugins/model";
 import { PluginInstalls } from "../plugins/installs";
@@ -280,6 +281,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         startTimeoutMs: opts.startTimeoutMs,
         external: deps.config.pluginsExternal,
         context: pluginContextOf(deps.config, { external: false }),
+        data: pluginDataPreparer(deps.config, (m) => this.logger.info(`Plugin data: ${m}`)),
         onLoaded: (p) => this.logger.info(`Plugin ${p.external ? "listed (it runs in a plugin node of its own)" : "loaded"}: ${p.id} ${p.version} as ${p.service} (${p.folder})`),
         onRefused: (p) => this.logger.warn(`Plugin refused: ${p.id} (${p.folder}): ${p.reason}`),
       });
