@@ -82,6 +82,8 @@ export class WhatsAppChannel {
   }
 
   async status(ref: ConnectionRef, ctx: AnyCtx): Promise<StatusResult> {
+    // Being set up here: its first status is a moment away.
+    await this.o.manager.pending(ref)?.catch(() => undefined);
     const e = this.o.manager.local(ref);
     if (e) return e.session.current();
     const holder = await this.o.manager.holder(ref);
@@ -89,9 +91,10 @@ export class WhatsAppChannel {
       try {
         return (await this.forward(ctx, holder.nodeId, "status", ref)) as StatusResult;
       } catch {
-        return { status: "connecting", detail: `[connecting] on ${holder.nodeId}` };
+        /* the owner is away: its lock expires and a sweep takes the session */
       }
     }
+    if (holder) return { status: "connecting", detail: `[connecting] on ${holder.nodeId}` };
     return { status: "disconnected" };
   }
 

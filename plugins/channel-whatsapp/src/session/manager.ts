@@ -98,6 +98,11 @@ export class SessionManager {
     return this.entries.size;
   }
 
+  /** A connect of the connection under way on this node (its session is being set up here). */
+  pending(ref: ConnectionRef): Promise<ConnectOutcome> | undefined {
+    return this.taking.get(keyOf(ref));
+  }
+
   holder(ref: ConnectionRef): Promise<Holder | null> {
     return this.d.locks.holder(ref);
   }
