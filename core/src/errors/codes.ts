@@ -209,6 +209,9 @@ export const ERROR_CODES = {
   ERR_MESSAGE_NOT_FOUND: 404,
   ERR_MESSAGE_EDIT_NOT_ALLOWED: 409,
   ERR_TAG_EXISTS: 409,
+  // --- WhatsApp groups (spec §5 Group) --------------------------------------------------------
+  ERR_GROUP_PARTICIPANT_LIMIT: 400,
+  ERR_GROUP_PICTURE_TOO_LARGE: 413,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

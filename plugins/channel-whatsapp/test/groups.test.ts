@@ -178,7 +178,7 @@ describe("createGroup (spec §5)", () => {
   it("a photo over 5 MB", async () => {
     const big = Buffer.concat([jpeg, Buffer.alloc(5 * 1024 * 1024)]);
     expect(await refused({ name: "G", participants: ["5511933334444"], picture: { data: big, mimeType: "image/jpeg" } })).toMatchObject({
-      type: "ERR_MEDIA_TOO_LARGE",
+      type: "ERR_GROUP_PICTURE_TOO_LARGE",
       code: 413,
       data: { field: "picture", max: 5 * 1024 * 1024 },
     });

@@ -738,6 +738,14 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "Tag already exists",
     detail: "A tag with this name already exists.",
   },
+  ERR_GROUP_PARTICIPANT_LIMIT: {
+    title: "Too many participants",
+    detail: "A group can have at most 1023 participants.",
+  },
+  ERR_GROUP_PICTURE_TOO_LARGE: {
+    title: "Group photo too large",
+    detail: "The group photo may be at most 5 MB.",
+  },
 };
 
 export default en;

@@ -738,6 +738,14 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "La etiqueta ya existe",
     detail: "Ya existe una etiqueta con ese nombre.",
   },
+  ERR_GROUP_PARTICIPANT_LIMIT: {
+    title: "Demasiados participantes",
+    detail: "Un grupo puede tener como máximo 1023 participantes.",
+  },
+  ERR_GROUP_PICTURE_TOO_LARGE: {
+    title: "Foto del grupo demasiado grande",
+    detail: "La foto del grupo puede tener como máximo 5 MB.",
+  },
 };
 
 export default es;

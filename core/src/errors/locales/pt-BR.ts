@@ -738,6 +738,14 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "Etiqueta já existe",
     detail: "Já existe uma etiqueta com esse nome.",
   },
+  ERR_GROUP_PARTICIPANT_LIMIT: {
+    title: "Limite de participantes",
+    detail: "Um grupo pode ter no máximo 1023 participantes.",
+  },
+  ERR_GROUP_PICTURE_TOO_LARGE: {
+    title: "Foto do grupo muito grande",
+    detail: "A foto do grupo pode ter no máximo 5 MB.",
+  },
 };
 
 export default ptBR;

@@ -739,6 +739,14 @@ const ru: Record<ErrorCode, ErrorText> = {
     title: "Метка уже существует",
     detail: "Метка с таким названием уже существует.",
   },
+  ERR_GROUP_PARTICIPANT_LIMIT: {
+    title: "Слишком много участников",
+    detail: "В группе может быть не более 1023 участников.",
+  },
+  ERR_GROUP_PICTURE_TOO_LARGE: {
+    title: "Фото группы слишком большое",
+    detail: "Фото группы — не более 5 МБ.",
+  },
 };
 
 export default ru;

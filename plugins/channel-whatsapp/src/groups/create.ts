@@ -67,7 +67,7 @@ export function checkNewGroup(g: NewGroup): { name: string; jids: string[] } {
     const { data, mimeType } = g.picture;
     if (!Buffer.isBuffer(data) || !data.length) throw waError("ERR_INVALID_IMAGE_FORMAT", "The group photo is empty", { field: "picture" });
     if (data.length > GROUP_PICTURE_MAX_BYTES)
-      throw waError("ERR_MEDIA_TOO_LARGE", "A group photo is at most 5 MB", { field: "picture", size: data.length, max: GROUP_PICTURE_MAX_BYTES });
+      throw waError("ERR_GROUP_PICTURE_TOO_LARGE", "A group photo is at most 5 MB", { field: "picture", size: data.length, max: GROUP_PICTURE_MAX_BYTES });
     if (!/^image\//i.test(mimeType ?? "") || !imageKindOf(data))
       throw waError("ERR_INVALID_IMAGE_FORMAT", "The group photo must be an image (JPEG, PNG or WebP)", { field: "picture", mimeType });
   }

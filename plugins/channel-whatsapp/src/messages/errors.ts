@@ -14,8 +14,9 @@ export const WA_ERRORS = {
   ERR_CONTACT_NUMBER_INVALID: 400,
   ERR_MESSAGE_NOT_FOUND: 404,
   ERR_MESSAGE_EDIT_NOT_ALLOWED: 409,
-  /** Spec §9: a group has at most 1,023 participants (a new code; see the report). */
+  /** Spec §5 Group: at most 1,023 participants; a photo of at most 5 MB. */
   ERR_GROUP_PARTICIPANT_LIMIT: 400,
+  ERR_GROUP_PICTURE_TOO_LARGE: 413,
 } as const;
 
 export type WaErrorCode = keyof typeof WA_ERRORS;
