@@ -79,8 +79,11 @@ export async function startBenchCore(env: Record<string, string> = {}): Promise<
   return { core, config, url, dbName, stop };
 }
 
+/** Drops the bench core's database and its plugins' own databases (`<name>__<plugin>`). */
 export async function dropDatabase(name: string) {
   const c = await createConnection(MYSQL);
+  const [plugins] = await c.query("SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ?", [`${name.replace(/_/g, "\\_")}\\_\\_%`]);
+  for (const p of plugins as Array<{ name: string }>) await c.query(`DROP DATABASE IF EXISTS \`${p.name}\``);
   await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
   await c.end();
 }
