@@ -36,11 +36,6 @@ export function pluginDatabaseOf(config: AppConfig, id: string): PluginDatabaseA
   return { dialect: "mysql", url: `mysql://${auth}${db.host}:${db.port}/${pluginDatabaseName(db.database!, id)}` };
 }
 
-/** A PLUGIN_DATABASE_URL (what the host gives an installed plugin's node) as an address. */
-export function addressOfUrl(url: string): PluginDatabaseAddress {
-  return { dialect: url.startsWith("sqlite:") ? "sqlite" : "mysql", url };
-}
-
 export interface PluginDataPrep {
   /** The address for the plugin's context; undefined when it ships no migrations. */
   database?: PluginDatabaseAddress;
@@ -62,7 +57,8 @@ export type PluginDataPreparer = (plugin: { id: string; folder: string }) => Pro
 export function pluginDataPreparer(config: AppConfig, log: (line: string) => void = () => undefined): PluginDataPreparer {
   return async ({ id, folder }) => {
     if (!hasPluginMigrations(folder)) return { applied: [] };
-    const database = config.pluginDatabaseUrl ? addressOfUrl(config.pluginDatabaseUrl) : pluginDatabaseOf(config, id);
+    // An installed plugin's node: the one address the host gave it (PLUGIN_DATABASE_URL).
+    const database: PluginDatabaseAddress = config.pluginDatabaseUrl ? { dialect: config.pluginDatabaseUrl.startsWith("sqlite:") ? "sqlite" : "mysql", url: config.pluginDatabaseUrl } : pluginDatabaseOf(config, id);
     await ensurePluginDatabase(database);
     const { applied } = await runPluginMigrations(database, loadPluginMigrations(folder), { log: (l) => log(`${id}: ${l}`) });
     return { database, applied };

@@ -38,6 +38,12 @@ export interface ParsedAddress {
   poolMax: number;
 }
 
+/** An address given as its URL alone: the dialect is the URL's scheme. */
+export function addressOf(address: PluginDatabaseAddress | string): PluginDatabaseAddress {
+  if (typeof address !== "string") return address;
+  return { dialect: address.startsWith("sqlite:") ? "sqlite" : "mysql", url: address };
+}
+
 /** Reads `sqlite:/file` or `mysql://user:pass@host:port/db`; a bad one is ERR_PLUGIN_DATA_URL. */
 export function parseAddress(address: PluginDatabaseAddress): ParsedAddress {
   const bad = (why: string) => new PluginDataError("ERR_PLUGIN_DATA_URL", `the plugin database address ${why}`);
@@ -96,8 +102,8 @@ function mysqlServer(a: ParsedAddress, database: string | undefined, logging = f
 }
 
 /** Creates the plugin's database when it is not there yet (the SQLite file's folder; CREATE DATABASE on MySQL). */
-export async function ensurePluginDatabase(address: PluginDatabaseAddress): Promise<void> {
-  const a = parseAddress(address);
+export async function ensurePluginDatabase(address: PluginDatabaseAddress | string): Promise<void> {
+  const a = parseAddress(addressOf(address));
   if (a.dialect === "sqlite") {
     if (a.storage !== ":memory:") fs.mkdirSync(path.dirname(a.storage!), { recursive: true });
     return;
@@ -111,8 +117,8 @@ export async function ensurePluginDatabase(address: PluginDatabaseAddress): Prom
 }
 
 /** Removes the plugin's database (its SQLite files, or DROP DATABASE): for tests and uninstalls. */
-export async function dropPluginDatabase(address: PluginDatabaseAddress): Promise<void> {
-  const a = parseAddress(address);
+export async function dropPluginDatabase(address: PluginDatabaseAddress | string): Promise<void> {
+  const a = parseAddress(addressOf(address));
   if (a.dialect === "sqlite") {
     if (a.storage !== ":memory:") for (const suffix of ["", "-wal", "-shm", "-journal"]) fs.rmSync(a.storage + suffix, { force: true });
     return;

@@ -13,6 +13,7 @@ import { PluginMigrationError } from "./errors";
 import { loadPluginMigrations, pluginMigrationFiles } from "./folder";
 import { appliedPluginMigrations, migrationLockName, runPluginMigrations } from "./migrate";
 import { testPluginDatabase, TestPluginDatabase } from "./testing";
+import { openPluginDataAt } from "./open";
 
 const table = (name: string): PluginMigration => ({
   name,
@@ -53,7 +54,12 @@ describe.each(["sqlite", "mysql"] as const)("plugin migrations on %s", (dialect)
     expect(recorded.map((r) => r.name)).toEqual(["0001-a", "0002-b", "0003-c"]);
     for (const r of recorded) expect(Number.isNaN(Date.parse(r.ranAt))).toBe(false);
     expect((await runPluginMigrations(db.address, [table("0001-a"), table("0002-b"), table("0003-c")])).applied).toEqual([]);
-    expect(await tablesOf(data)).toEqual(["_migrations", "_schema", "t_0001_a", "t_0002_b", "t_0003_c"]);
+    // The address as its URL alone does as well.
+    expect((await runPluginMigrations(db.address.url, [table("0004-d")])).applied).toEqual(["0004-d"]);
+    const byUrl = await openPluginDataAt(db.address.url);
+    expect(byUrl.dialect).toBe(dialect);
+    await byUrl.close();
+    expect(await tablesOf(data)).toEqual(["_migrations", "_schema", "t_0001_a", "t_0002_b", "t_0003_c", "t_0004_d"]);
   });
 
   it("leaves nothing of a failing migration behind, reports it by name, and runs it again next time", async () => {

@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import type { PluginData, PluginDatabaseAddress, PluginMigration } from "./contract";
-import { SqlPluginData } from "./database";
+import { addressOf, SqlPluginData } from "./database";
 import { PluginDataError, PluginMigrationError } from "./errors";
 import { q } from "./sql";
 import { SqlSchemaBuilder } from "./schema";
@@ -127,12 +127,13 @@ async function runMysql(data: SqlPluginData, pending: PluginMigration[], log: (l
 
 /**
  * Applies the migrations that have not run yet. `target` is an open PluginData (left open) or
- * an address (opened and closed here; the database must exist, see ensurePluginDatabase).
+ * an address or its URL (opened and closed here; the database must exist, see
+ * ensurePluginDatabase).
  */
-export async function runPluginMigrations(target: PluginData | PluginDatabaseAddress, migrations: PluginMigration[], opts: RunMigrationsOptions = {}): Promise<MigrationsRun> {
+export async function runPluginMigrations(target: PluginData | PluginDatabaseAddress | string, migrations: PluginMigration[], opts: RunMigrationsOptions = {}): Promise<MigrationsRun> {
   const list = checkMigrations(migrations);
-  const own = !("forTenant" in target);
-  const data = own ? await SqlPluginData.open(target as PluginDatabaseAddress) : asSql(target as PluginData);
+  const own = typeof target === "string" || !("forTenant" in target);
+  const data = own ? await SqlPluginData.open(addressOf(target as PluginDatabaseAddress | string)) : asSql(target as PluginData);
   const log = opts.log ?? (() => undefined);
   try {
     const done = new Set((await appliedPluginMigrations(data)).map((r) => r.name));
