@@ -130,7 +130,7 @@ export class PluginInstalls {
     const c = this.o.config;
     return {
       // Its own database only, never the core's DATABASE_URL.
-      PLUGIN_DATABASE_URL: hasPluginMigrations(folder) ? pluginDatabaseOf(c, id).url : undefined,
+      PLUGIN_DATABASE_URL: shipsMigrations(folder) ? pluginDatabaseOf(c, id).url : undefined,
       // The bundle requires "moleculer" (the host provides it) from wherever it was unpacked.
       NODE_PATH: path.join(c.rootDir, "node_modules"),
       DATA_DIR: c.dataDir,
@@ -457,7 +457,7 @@ export class PluginInstalls {
 
   /** Creates the plugin's own database (a plugin with migrations/ only); its node runs the migrations. */
   private async ensureDatabase(id: string, folder: string): Promise<void> {
-    if (hasPluginMigrations(folder)) await ensurePluginDatabase(pluginDatabaseOf(this.o.config, id));
+    if (shipsMigrations(folder)) await ensurePluginDatabase(pluginDatabaseOf(this.o.config, id));
   }
 
   private async waitGone(services: string[], timeoutMs = 10_000): Promise<void> {
@@ -476,6 +476,15 @@ export class PluginInstalls {
       if (Date.now() > until) return `its service ${service} did not start within ${Math.round((this.o.startTimeoutMs ?? 60_000) / 1000)} s`;
       await sleep(100);
     }
+  }
+}
+
+/** A folder whose migrations/ cannot even be listed still gets its database: its node then refuses it, saying why. */
+function shipsMigrations(folder: string): boolean {
+  try {
+    return hasPluginMigrations(folder);
+  } catch {
+    return true;
   }
 }
 

@@ -253,6 +253,9 @@ describe.each(["sqlite", "mysql"] as const)("plugin data repository on %s", (dia
     const notes = t.table<NoteRow>("notes");
     await expect(notes.find({ ["title = title OR 1=1 --"]: "x" })).rejects.toMatchObject({ code: "ERR_PLUGIN_DATA_IDENTIFIER" });
     await expect(notes.find({ nope: 1 })).rejects.toMatchObject({ code: "ERR_PLUGIN_DATA_UNKNOWN_COLUMN" });
+    // Names of every object's prototype are no columns either.
+    await expect(notes.find({ constructor: 1, toString: "x" })).rejects.toMatchObject({ code: "ERR_PLUGIN_DATA_UNKNOWN_COLUMN" });
+    await expect(notes.find(JSON.parse('{"__proto__": 1}'))).rejects.toMatchObject({ code: "ERR_PLUGIN_DATA_IDENTIFIER" });
     await expect(notes.find({}, { orderBy: [["id; DROP TABLE notes", "asc"]] })).rejects.toMatchObject({ code: "ERR_PLUGIN_DATA_IDENTIFIER" });
     await expect(notes.find({}, { orderBy: [["id", "sideways" as "asc"]] })).rejects.toMatchObject({ code: "ERR_PLUGIN_DATA_VALUE" });
     await expect(notes.find({}, { limit: 1.5 })).rejects.toMatchObject({ code: "ERR_PLUGIN_DATA_VALUE" });

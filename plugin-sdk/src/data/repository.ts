@@ -68,7 +68,7 @@ class ScopedTable<Row extends Record<string, unknown>> implements TenantTable<Ro
     if (col.toLowerCase() === TENANT_COLUMN.toLowerCase()) {
       throw new PluginDataError("ERR_PLUGIN_DATA_IDENTIFIER", `${TENANT_COLUMN} is the tenant scope's: leave it out of rows and where`, { table: this.name, column: col });
     }
-    const def = info.columns[col];
+    const def = Object.prototype.hasOwnProperty.call(info.columns, col) ? info.columns[col] : undefined;
     if (!def) throw new PluginDataError("ERR_PLUGIN_DATA_UNKNOWN_COLUMN", `table ${this.name} has no column ${col}`, { table: this.name, column: col });
     return def;
   }

@@ -67,7 +67,7 @@ export class SqlSchemaBuilder implements SchemaBuilder {
     if (!index || !Array.isArray(index.columns) || !index.columns.length) throw schemaError(`${table}: an index needs columns`, { table });
     for (const col of index.columns) {
       checkIdentifier(col, "column");
-      const c = def.columns[col];
+      const c = Object.prototype.hasOwnProperty.call(def.columns, col) ? def.columns[col] : undefined;
       if (!c) throw new PluginDataError("ERR_PLUGIN_DATA_UNKNOWN_COLUMN", `${table}: the index names column ${col}, which the table does not have`, { table, column: col });
       if (UNINDEXABLE.includes(c.type)) throw schemaError(`${table}.${col} is ${c.type}: text, json and blob columns cannot be indexed`, { table, column: col });
     }
@@ -100,7 +100,7 @@ export class SqlSchemaBuilder implements SchemaBuilder {
     if (!Object.keys(columns).length) throw schemaError(`${name}: a table needs at least one column`, { table: name });
     if (!Array.isArray(def.primaryKey) || !def.primaryKey.length) throw schemaError(`${name}: a table needs a primary key (its columns besides tenantId)`, { table: name });
     for (const col of def.primaryKey) {
-      const c = columns[col];
+      const c = Object.prototype.hasOwnProperty.call(columns, col) ? columns[col] : undefined;
       if (!c) throw new PluginDataError("ERR_PLUGIN_DATA_UNKNOWN_COLUMN", `${name}: the primary key names column ${String(col)}, which the table does not have`, { table: name, column: col });
       if (c.nullable) throw schemaError(`${name}.${col} is in the primary key: it cannot be nullable`, { table: name, column: col });
       if (UNINDEXABLE.includes(c.type)) throw schemaError(`${name}.${col} is ${c.type}: text, json and blob columns cannot be in a primary key`, { table: name, column: col });

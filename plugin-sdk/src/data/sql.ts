@@ -24,7 +24,8 @@ const MAX_STRING_LENGTH = 16_383;
 
 /** Throws unless `name` is a plain identifier; `what` names it in the error ("table", "column", …). */
 export function checkIdentifier(name: unknown, what: string): string {
-  if (typeof name !== "string" || !IDENTIFIER.test(name) || name.length > MAX_IDENTIFIER) {
+  // "__proto__" would reach an object's prototype where names are keys.
+  if (typeof name !== "string" || !IDENTIFIER.test(name) || name.length > MAX_IDENTIFIER || name === "__proto__") {
     throw new PluginDataError("ERR_PLUGIN_DATA_IDENTIFIER", `${what} name ${JSON.stringify(name)} is not allowed: use letters, digits and _ (not first a digit), at most ${MAX_IDENTIFIER} characters`, { what, name });
   }
   return name;
