@@ -73,6 +73,7 @@ export class WuzapiChannel {
   private readonly sessions = new Map<number, Session>();
   private readonly recent = new Map<number, RecentIds>();
   private readonly inFlight = new Map<string, Promise<DeliveryResult>>();
+  private readonly formatWarned = new Set<number>();
 
   constructor(private readonly opts: ChannelOptions) {}
 
@@ -230,12 +231,14 @@ export class WuzapiChannel {
       throw new Errors.MoleculerClientError("Wrong or missing webhook signature", 401, "ERR_TOKEN_INVALID", { reason: "webhook-signature" });
     }
     let evt: WuzapiEvent;
+    let format: "json" | "form";
     try {
-      ({ event: evt } = parseDelivery(body, headers["content-type"]));
+      ({ event: evt, format } = parseDelivery(body, headers["content-type"]));
     } catch (err) {
       if (err instanceof DeliveryError) throw new Errors.MoleculerClientError(err.message, err.status, err.code);
       throw err;
     }
+    this.noteFormat(r, format);
     const ref = { tenantId: r.tenantId, connectionId: r.connectionId };
     const bookKey = this.sessionOf(r)?.key ?? routeToken;
     if (evt.type === "Message") return this.handleMessage(ref, bookKey, evt, caller);
@@ -298,6 +301,18 @@ export class WuzapiChannel {
   }
 
   // --- inside -----------------------------------------------------------------------------------
+
+  /**
+   * Both formats are read whatever the setting says (a delivery refused for its format would
+   * be a message lost: wuzapi does not retry by default); a server that sends the other one is
+   * told once in the log, so the setting can be put right.
+   */
+  private noteFormat(r: ResolvedToken, format: "json" | "form"): void {
+    const expected = this.sessionOf(r)?.settings.webhookFormat ?? (r.settings.webhookFormat === "form" ? "form" : "json");
+    if (format === expected || this.formatWarned.has(r.connectionId)) return;
+    this.formatWarned.add(r.connectionId);
+    this.opts.logger.warn(`connection ${r.connectionId}: wuzapi delivers webhooks as ${format} while the connection says ${expected} (WEBHOOK_FORMAT); they are read all the same`);
+  }
 
   private newSession(ref: ConnectionRef, settings: WuzapiSettings, hook: { token?: string; publicUrl?: string }): Session {
     return new Session(ref, settings, new WuzapiClient(settings.apiUrl, settings.sessionToken), hook, {

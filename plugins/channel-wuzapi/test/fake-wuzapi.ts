@@ -138,10 +138,13 @@ export class FakeWuzapi {
     await this.post(token, { type: "Connected", event: {} }, { origin });
   }
 
-  /** The QR codes ran out (whatsmeow's "timeout"): QRTimeout posted, the client killed. */
-  async qrTimeout(token: string, origin: string): Promise<void> {
+  /**
+   * The QR codes ran out (whatsmeow's "timeout"): QRTimeout posted, the client killed. `silent`:
+   * nothing posted (wuzapi versions whose subscription list lacks QRTimeout only send it to "All").
+   */
+  async qrTimeout(token: string, origin: string, opts: { silent?: boolean } = {}): Promise<void> {
     const u = this.user(token);
-    await this.post(token, { type: "QRTimeout", event: "timeout" }, { origin });
+    if (!opts.silent) await this.post(token, { type: "QRTimeout", event: "timeout" }, { origin });
     u.client = null;
   }
 

@@ -75,6 +75,15 @@ describe("wuzapi sessions, real core", () => {
     expect((await connectionOf(t, f.admin, c.id)).status).toBe("disconnected");
   });
 
+  it("without the QRTimeout event, the poll finds the client gone and stops the connection the same way", async () => {
+    const c = await connectWuzapi(t, f, api, { name: "WhatsApp QR expira calado" });
+    expect(c.status).toBe("qrcode");
+    await api.qrTimeout(c.user.token, t.url, { silent: true });
+    const off = await statusBecomes(t, f.admin, c.id, "disconnected");
+    expect(off.statusDetail).toMatch(/not scanned in time/);
+    expect(off.qrcode).toBeNull();
+  });
+
   it("a pairing code for a phone number (admins of the connection's tenant only); entering it on the phone connects", async () => {
     const c = await connectWuzapi(t, f, api, { name: "WhatsApp código" });
     const r = await t.api.post("/wuzapi/pairphone", { token: c.token, phone: "+55 (11) 98888-7777" }, f.admin);
