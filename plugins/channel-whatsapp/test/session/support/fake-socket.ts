@@ -14,13 +14,14 @@ const silent = { level: "silent", child: () => silent, trace() {}, debug() {}, i
 type Ev = WASocketLike["ev"];
 
 /** Baileys' emitter, counting the listeners each event has (the real one does not say). */
-function countingEmitter(): Ev & { listeners(): number } {
+function countingEmitter(onListen: (event: string) => void): Ev & { listeners(): number } {
   const inner = makeEventBuffer(silent as never);
   const counts = new Map<string, number>();
   const ev = Object.create(inner) as Ev & { listeners(): number };
   ev.on = ((event: keyof BaileysEventMap, fn: (d: unknown) => void) => {
     counts.set(event, (counts.get(event) ?? 0) + 1);
     inner.on(event, fn as never);
+    onListen(event);
   }) as Ev["on"];
   ev.removeAllListeners = ((event?: keyof BaileysEventMap) => {
     if (event) counts.delete(event);
@@ -44,7 +45,15 @@ let ids = 0;
 export const waId = () => `3EB0${(++ids).toString(16).toUpperCase().padStart(18, "0")}`;
 
 export class FakeSocket implements WASocketLike {
-  readonly ev = countingEmitter();
+  readonly ev = countingEmitter((event) => {
+    if (event === "connection.update" && this.whenListened) {
+      const then = this.whenListened;
+      this.whenListened = undefined;
+      then(this);
+    }
+  });
+  /** Runs once, as soon as someone listens to connection.update (a socket that opens at once). */
+  whenListened?: (s: FakeSocket) => void;
   user?: Contact;
   ended = false;
   endedWith?: Error;
@@ -158,15 +167,19 @@ export class FakeSocket implements WASocketLike {
 
 export class FakeSocketFactory implements SocketFactory {
   readonly sockets: FakeSocket[] = [];
-  /** Called with each new socket after the session attached to it (next tick). */
+  /** Called with each new socket once the session attached to it (next tick). */
   onCreate?: (s: FakeSocket) => void;
+  /** Called with each new socket as soon as the session listens to its connection updates. */
+  onListen?: (s: FakeSocket) => void;
 
   constructor(private readonly now: () => number = Date.now) {}
 
   create(opts: SocketCreateOptions): FakeSocket {
     const s = new FakeSocket(opts, this.sockets.length, this.now);
     this.sockets.push(s);
-    if (this.onCreate) setImmediate(() => this.onCreate?.(s));
+    if (this.onListen) s.whenListened = this.onListen;
+    // Right after the session attached its listeners (they attach synchronously after create).
+    if (this.onCreate) process.nextTick(() => this.onCreate?.(s));
     return s;
   }
 
