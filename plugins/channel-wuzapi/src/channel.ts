@@ -253,9 +253,10 @@ export class WuzapiChannel {
   private async handleLifecycle(r: ResolvedToken, evt: WuzapiEvent, caller: Caller): Promise<DeliveryResult> {
     const session = this.sessionOf(r);
     if (session) return session.onEvent(evt.type, evt) ? "status" : "ignored";
-    // A connection not run here (a restart, another node): the event still says what the session is.
+    // A connection not run here (a restart, another node, just disconnected): only an event
+    // that ends the session is told; passing states are for the node that runs it.
     const out: Outcome | null = outcomeOfEvent(evt.type, evt);
-    if (!out) return "ignored";
+    if (!out || out.status !== "disconnected") return "ignored";
     await reportStatus(caller, { tenantId: r.tenantId, connectionId: r.connectionId, status: out.status, ...(out.detail ? { detail: out.detail } : {}), ...(out.qrcode ? { qrcode: out.qrcode } : {}) });
     return "status";
   }
@@ -284,7 +285,8 @@ export class WuzapiChannel {
       try {
         const res = await inbound(caller, { ...ref, ...draft });
         if (large) recent.add(draft.providerMessageId);
-        await this.opts.store.remember(bookKey, draft.providerMessageId, draft.fromMe ? "me" : sender || draft.from.externalId);
+        // Who wrote it matters to a reply or reaction only when it is not the chat itself.
+        if (draft.fromMe || draft.isGroup) await this.opts.store.remember(bookKey, draft.providerMessageId, draft.fromMe ? "me" : sender || draft.from.externalId);
         return res.duplicate ? "duplicate" : "stored";
       } catch (err) {
         if (!refusedByCore(err)) throw err;

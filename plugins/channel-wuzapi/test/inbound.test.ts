@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { startCore, createTenant, TestCore, TenantFixture, uid } from "../../../core/test/helpers";
 import { FakeWuzapi } from "./fake-wuzapi";
-import { messageEvent, newMessageId, PROTOCOL } from "./events";
+import { newMessageId, PROTOCOL } from "./events";
 import { connectWuzapi, messagesOf, sleep, ticketsOf, ticketWithMessages, waitFor, WuzapiConnection } from "./helpers";
 
 /** Every file under a folder (the tenant's stored files). */

@@ -121,6 +121,22 @@ describe("wuzapi sessions, real core", () => {
     expect(off.statusDetail).toMatch(/Logged out on the phone/);
   });
 
+  it("events of a session this node does not run: one that ends it is reported, passing ones are left to the node that runs it", async () => {
+    const c = await connectWuzapi(t, f, api, { name: "WhatsApp outro nó", linked: true });
+    // The plugin here forgets the session (as after a restart, or when another node runs it)…
+    await t.core.broker.call("v1.channel-wuzapi.disconnect", { tenantId: f.tenantId, connectionId: c.id });
+    // …while the platform still shows it connected (that other node's report).
+    await t.core.broker.call("connections.setStatus", { tenantId: f.tenantId, connectionId: c.id, status: "connected" });
+    const qr = await api.post(c.user.token, { type: "QR", event: "code", qrCodeBase64: "data:image/png;base64,AAAA" }, { origin: t.url });
+    expect(qr.body).toMatchObject({ result: "ignored" });
+    const drop = await api.post(c.user.token, { type: "Disconnected", event: {} }, { origin: t.url });
+    expect(drop.body).toMatchObject({ result: "ignored" });
+    expect((await connectionOf(t, f.admin, c.id)).status).toBe("connected");
+    const out = await api.post(c.user.token, { type: "LoggedOut", event: { OnConnect: false, Reason: 401 } }, { origin: t.url });
+    expect(out.body).toMatchObject({ result: "status" });
+    expect(await connectionOf(t, f.admin, c.id)).toMatchObject({ status: "disconnected", statusDetail: expect.stringMatching(/Logged out on the phone \(401\)/) });
+  });
+
   it("reset logs the session out on wuzapi and starts again with a new QR code", async () => {
     const c = await connectWuzapi(t, f, api, { name: "WhatsApp reset", linked: true });
     const r = await t.api.post("/wuzapi/reset", { token: c.token }, f.admin);
