@@ -69,10 +69,19 @@ export function defineOutbox(sequelize: Sequelize): typeof OutboxEntry {
  */
 const AWAY = new Set(["SERVICE_NOT_FOUND", "SERVICE_NOT_AVAILABLE", "REQUEST_REJECTED", "REQUEST_TIMEOUT", "REQUEST_SKIPPED", "BAD_GATEWAY"]);
 
-/** True when a send failed because its plugin is away (not running, its node lost), not refused. */
+/**
+ * A channel's own answer that its connection is not connected (a linked-device session that
+ * dropped and is coming back, a bot being set up again): like an away plugin, the message
+ * waits and goes out once the connection reports `connected` (nothing lost, nothing twice);
+ * an agent can still delete it while it waits.
+ */
+const NOT_CONNECTED = "ERR_SESSION_NOT_INITIALIZED";
+
+/** True when a send failed because its plugin is away (not running, its node lost) or its connection is not connected, not refused. */
 export function isPluginAway(err: unknown): boolean {
   const e = err as { type?: string; data?: { id?: unknown } } | null;
   if (!e?.type) return false;
+  if (e.type === NOT_CONNECTED) return true;
   // plugins.channelFor: a loaded plugin whose service is on no node (a refused plugin has no id there).
   if (e.type === "ERR_PLUGIN_UNAVAILABLE") return !!e.data?.id;
   return AWAY.has(e.type);

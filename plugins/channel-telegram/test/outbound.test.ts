@@ -139,11 +139,24 @@ describe("Telegram outbound, real core", () => {
     expect(r.body.failReason).toContain("Too Many Requests");
   });
 
-  it("a disconnected connection sends nothing and says so", async () => {
+  it("a disconnected connection sends nothing meanwhile; the message waits and goes out once when it is connected again", async () => {
     await t.api.post(`/connections/${c.id}/disconnect`, {}, f.admin);
     const before = api.calls.length;
-    const r = await t.api.post(`/messages/${ticketId}`, { body: "ninguém ouve" }, f.agent);
-    expect(r.body).toMatchObject({ status: "failed", failReason: "ERR_SESSION_NOT_INITIALIZED" });
-    expect(api.calls.slice(before).some((x) => x.method === "sendMessage")).toBe(false);
+    const body = `ninguém ouve ${uid()}`;
+    const r = await t.api.post(`/messages/${ticketId}`, { body }, f.agent);
+    expect(r.body).toMatchObject({ status: "pending" });
+    const sends = () => api.calls.slice(before).filter((x) => x.method === "sendMessage" && x.params.text === body);
+    expect(sends()).toHaveLength(0);
+
+    await t.api.post(`/connections/${c.id}/connect`, {}, f.admin);
+    const end = Date.now() + 15_000;
+    let status = "pending";
+    while (status !== "sent" && Date.now() < end) {
+      await new Promise((res) => setTimeout(res, 100));
+      const msgs = (await t.api.get(`/messages/${ticketId}`, f.agent)).body.messages as Array<{ id: number; status: string }>;
+      status = msgs.find((m) => m.id === r.body.id)?.status ?? status;
+    }
+    expect(status).toBe("sent");
+    expect(sends()).toHaveLength(1);
   });
 });
