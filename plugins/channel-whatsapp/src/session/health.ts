@@ -61,3 +61,30 @@ export class HealthCounters {
     return n;
   }
 }
+
+/** The health of a session as the `health` action answers it. */
+export function healthSnapshot(
+  h: HealthCounters,
+  s: { tenantId: number; connectionId: number; status: ConnectionStatus; detail?: string; node: string; now: number; qrRounds: number; me?: string },
+): SessionHealth {
+  const phone = s.me ? /^(\d+)[:@]/.exec(s.me)?.[1] : undefined;
+  return {
+    tenantId: s.tenantId,
+    connectionId: s.connectionId,
+    status: s.status,
+    ...(s.detail ? { detail: s.detail } : {}),
+    node: s.node,
+    connectedAt: h.connectedAt,
+    lastEventAt: h.lastEventAt,
+    lastInboundAt: h.lastInboundAt,
+    lastAckAt: h.lastAckAt,
+    reconnects: h.reconnects,
+    decryptionErrors: h.decryptionErrors,
+    decryptionErrorsLastHour: h.decryptionErrorsSince(s.now),
+    inbound: h.inbound,
+    deafRebuilds: h.deafRebuilds,
+    qrRounds: s.qrRounds,
+    lastDisconnect: h.lastDisconnect,
+    phone: phone ?? null,
+  };
+}

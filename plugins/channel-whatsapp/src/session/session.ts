@@ -15,79 +15,24 @@
  * generation). Timers (reconnect backoff, stuck in connecting, deaf session) run on the
  * injected clock. Every status change is handed to `report` (the core's channels.status).
  */
-import type { AuthenticationCreds, BaileysEventMap, CacheStore, ConnectionState, GroupMetadata, proto, WAMessageKey } from "@whiskeysockets/baileys";
-import type { ConnectionRef, ConnectionStatus, StatusEvent } from "@openatende/plugin-sdk";
-import { FencedOffError, type AuthStore } from "../stores/auth-state";
+import type { AuthenticationCreds, BaileysEventMap, ConnectionState } from "@whiskeysockets/baileys";
+import type { ConnectionRef, ConnectionStatus } from "@openatende/plugin-sdk";
+import { FencedOffError } from "../stores/auth-state";
 import { baileys } from "./baileys";
-import type { Clock, TimerHandle } from "./clock";
-import { backoffDelay, closeAction, closeCode, type BackoffOptions } from "./close-policy";
+import { backoffDelay, closeAction, closeCode } from "./close-policy";
 import { alreadyLinked, pairingUnavailable } from "./errors";
-import { HealthCounters, type SessionHealth } from "./health";
+import { HealthCounters, healthSnapshot, type SessionHealth } from "./health";
 import { qrDataUrl } from "./qr";
 import type { WhatsAppSettings } from "./settings";
-import type { SocketFactory, WASocketLike } from "./socket-factory";
+import type { WASocketLike } from "./socket-factory";
+import type { OnEvent, SessionDeps } from "./session-types";
+
+export { DEFAULT_SESSION_OPTIONS, type OnEvent, type SessionDeps, type SessionOptions } from "./session-types";
 import { detail, type DetailKey } from "./status-detail";
-
-export interface SessionOptions {
-  /** QR codes shown per link attempt before the session stops and waits for the user (default 3). */
-  maxQrRounds: number;
-  /** Baileys' connect timeout (default 20 s); stuck in connecting is twice that unless given. */
-  connectTimeoutMs: number;
-  stuckConnectingMs?: number;
-  /** Open but no event at all for this long → the socket is ended and built again (default 30 min). */
-  deafMs: number;
-  backoff: BackoffOptions;
-  /** The one retry after a 440 (replaced) while this node holds the lock (default 60 s). */
-  replacedRetryMs: number;
-  /** Open this long without trouble: a later 440 may be retried once again (default 10 min). */
-  stableMs: number;
-  /** How long a pairing-code request waits for WhatsApp's code (default 30 s). */
-  pairingCodeTimeoutMs: number;
-}
-
-export const DEFAULT_SESSION_OPTIONS: SessionOptions = {
-  maxQrRounds: 3,
-  connectTimeoutMs: 20_000,
-  deafMs: 30 * 60_000,
-  backoff: { baseMs: 2000, maxMs: 60_000 },
-  replacedRetryMs: 60_000,
-  stableMs: 10 * 60_000,
-  pairingCodeTimeoutMs: 30_000,
-};
-
-/** Registers a handler on the current socket; it runs only while that socket is the session's. */
-export type OnEvent = <E extends keyof BaileysEventMap>(event: E, fn: (data: BaileysEventMap[E]) => void | Promise<void>) => void;
-
-export interface SessionDeps {
-  ref: ConnectionRef;
-  settings: WhatsAppSettings;
-  factory: SocketFactory;
-  auth: AuthStore;
-  keyCache: CacheStore;
-  retryCache: CacheStore;
-  clock: Clock;
-  random(): number;
-  options: SessionOptions;
-  nodeId: string;
-  /** Who holds the session's lock (asked on 440): this node, another one, or nobody. */
-  lockState(): Promise<"mine" | "other" | "none">;
-  /** A status change, for the core. */
-  report(s: StatusEvent): void;
-  /** Attaches the message side's handlers to a new socket (events.ts). */
-  route(sock: WASocketLike, on: OnEvent): void;
-  getMessage(key: WAMessageKey): Promise<proto.IMessage | undefined>;
-  cachedGroupMetadata?(jid: string): Promise<GroupMetadata | undefined>;
-  /** The session belongs to another node now (a newer fence, or its lock): the manager drops it without a word. */
-  onFencedOff?(): void;
-  log: { info(...a: unknown[]): void; warn(...a: unknown[]): void };
-}
+import { CodeWaiters } from "./pairing-codes";
+import { Timers } from "./watchdog";
 
 type Phase = "idle" | "connecting" | "qr" | "pairing" | "open" | "waiting" | "stopped";
-
-interface CodeWaiter {
-  resolve(code: string): void;
-  reject(err: Error): void;
-}
 
 const formatCode = (code: string) => (code.length === 8 ? `${code.slice(0, 4)}-${code.slice(4)}` : code);
 
@@ -108,14 +53,16 @@ export class Session {
   private pairingPhone?: string;
   private pairingAskedGen = -1;
   private pairingCode?: string;
-  private codeWaiters: CodeWaiter[] = [];
+  private readonly codes: CodeWaiters;
   private replacedRetried = false;
   private openedAt?: number;
-  private readonly timers: { reconnect?: TimerHandle; stuck?: TimerHandle; deaf?: TimerHandle } = {};
+  private readonly timers: Timers;
   readonly health = new HealthCounters();
 
   constructor(private readonly deps: SessionDeps) {
     this.pairingPhone = deps.settings.pairingPhone;
+    this.timers = new Timers(deps.clock);
+    this.codes = new CodeWaiters(deps.clock, () => pairingUnavailable(this.ref, "WhatsApp sent no code in time"));
   }
 
   get ref(): ConnectionRef {
@@ -148,26 +95,15 @@ export class Session {
   }
 
   snapshot(): SessionHealth {
-    const h = this.health;
-    const me = this.sock?.user?.id;
-    return {
+    return healthSnapshot(this.health, {
       ...this.deps.ref,
       status: this.status,
-      ...(this.detailText ? { detail: this.detailText } : {}),
+      detail: this.detailText,
       node: this.deps.nodeId,
-      connectedAt: h.connectedAt,
-      lastEventAt: h.lastEventAt,
-      lastInboundAt: h.lastInboundAt,
-      lastAckAt: h.lastAckAt,
-      reconnects: h.reconnects,
-      decryptionErrors: h.decryptionErrors,
-      decryptionErrorsLastHour: h.decryptionErrorsSince(this.deps.clock.now()),
-      inbound: h.inbound,
-      deafRebuilds: h.deafRebuilds,
+      now: this.deps.clock.now(),
       qrRounds: this.qrRounds,
-      lastDisconnect: h.lastDisconnect,
-      phone: me ? (baileys().jidDecode(me)?.user ?? null) : null,
-    };
+      me: this.sock?.user?.id,
+    });
   }
 
   // --- commands -------------------------------------------------------------------------------
@@ -210,14 +146,14 @@ export class Session {
   async requestPairingCode(phone: string): Promise<string> {
     if (this.phase === "open" || this.creds?.registered) throw alreadyLinked(this.ref);
     this.pairingPhone = phone;
-    const waiting = this.waitForCode();
+    const waiting = this.pairingCode && this.phase === "pairing" ? Promise.resolve(this.pairingCode) : this.codes.wait(this.deps.options.pairingCodeTimeoutMs);
     if (this.sock && this.phase === "qr") {
       void this.askCode(this.gen, this.sock);
     } else if (!this.running || this.phase === "waiting") {
       this.qrRounds = 0;
       this.pairingRounds = 0;
       this.phase = "idle";
-      this.clearTimer("reconnect");
+      this.timers.clear("reconnect");
       void this.start();
     }
     return waiting;
@@ -226,7 +162,7 @@ export class Session {
   // --- the socket ---------------------------------------------------------------------------------
 
   private async open(): Promise<void> {
-    this.clearTimer("reconnect");
+    this.timers.clear("reconnect");
     this.detach();
     const gen = ++this.gen;
     this.phase = "connecting";
@@ -291,8 +227,8 @@ export class Session {
   private unlisten(): WASocketLike | undefined {
     const sock = this.sock;
     this.sock = undefined;
-    this.clearTimer("stuck");
-    this.clearTimer("deaf");
+    this.timers.clear("stuck");
+    this.timers.clear("deaf");
     if (!sock) return undefined;
     for (const e of new Set(this.events)) sock.ev.removeAllListeners(e as keyof BaileysEventMap);
     this.events = [];
@@ -335,7 +271,7 @@ export class Session {
   }
 
   private async onQr(gen: number, sock: WASocketLike, qr: string): Promise<void> {
-    this.clearTimer("stuck");
+    this.timers.clear("stuck");
     if (this.pairingPhone && !this.creds?.registered) {
       // One code per socket; the QR codes the server keeps sending meanwhile are not shown.
       if (this.pairingAskedGen !== gen) await this.askCode(gen, sock);
@@ -360,19 +296,19 @@ export class Session {
       code = await sock.requestPairingCode(phone);
     } catch (err) {
       this.deps.log.warn(`connection ${this.ref.connectionId}: pairing code refused: ${(err as Error).message}`);
-      this.settleCode(pairingUnavailable(this.ref, (err as Error).message));
+      this.codes.fail(pairingUnavailable(this.ref, (err as Error).message));
       return;
     }
     if (gen !== this.gen) return;
     this.phase = "pairing";
     this.pairingCode = code;
     this.setStatus("pairing", "pairing-code", `${formatCode(code)} — on the phone: WhatsApp › Linked devices › Link with phone number`);
-    this.settleCode(null, code);
+    this.codes.resolve(code);
   }
 
   private onOpen(gen: number, sock: WASocketLike): void {
     const now = this.deps.clock.now();
-    this.clearTimer("stuck");
+    this.timers.clear("stuck");
     this.phase = "open";
     this.attempt = 0;
     this.qrRounds = 0;
@@ -442,7 +378,7 @@ export class Session {
     this.phase = "waiting";
     const ms = this.deps.options.replacedRetryMs;
     this.setStatus("conflict", "conflict", `opened elsewhere (${what}); one more attempt in ${Math.round(ms / 1000)} s`);
-    this.timers.reconnect = this.deps.clock.setTimeout(() => void this.open(), ms);
+    this.timers.set("reconnect", ms, () => void this.open());
   }
 
   /** A reconnect after the backoff of the next attempt. */
@@ -452,7 +388,7 @@ export class Session {
     const ms = backoffDelay(this.attempt, this.deps.options.backoff, this.deps.random);
     this.phase = "waiting";
     this.setStatus("timeout", key, `${code ?? "?"} ${reason}; attempt ${this.attempt} in ${Math.max(1, Math.round(ms / 1000))} s`);
-    this.timers.reconnect = this.deps.clock.setTimeout(() => void this.open(), ms);
+    this.timers.set("reconnect", ms, () => void this.open());
   }
 
   private expire(): void {
@@ -460,11 +396,11 @@ export class Session {
   }
 
   private halt(report: { status: ConnectionStatus; key: DetailKey; text: string } | null): void {
-    this.clearTimer("reconnect");
+    this.timers.clear("reconnect");
     this.detach();
     this.gen++;
     this.phase = "stopped";
-    this.settleCode(pairingUnavailable(this.ref, "the session stopped"));
+    this.codes.fail(pairingUnavailable(this.ref, "the session stopped"));
     if (report) this.setStatus(report.status, report.key, report.text);
   }
 
@@ -490,37 +426,21 @@ export class Session {
     this.deps.onFencedOff?.();
   }
 
-  // --- timers -------------------------------------------------------------------------------------
+  // --- watchdog ---------------------------------------------------------------------------------
 
-  private clearTimer(name: keyof Session["timers"]): void {
-    this.deps.clock.clearTimeout(this.timers[name]);
-    this.timers[name] = undefined;
-  }
-
-  /** Connecting for too long (no QR, no open, no close): end the socket and try again later. */
   private armStuck(gen: number): void {
-    this.clearTimer("stuck");
     const ms = this.deps.options.stuckConnectingMs ?? 2 * this.deps.options.connectTimeoutMs;
-    this.timers.stuck = this.deps.clock.setTimeout(() => {
+    this.timers.armStuck(ms, () => {
       if (gen !== this.gen || (this.phase !== "connecting" && this.phase !== "pairing")) return;
       this.deps.log.warn(`connection ${this.ref.connectionId}: stuck connecting for ${ms} ms; the socket is built again`);
       this.detach();
       this.retry(undefined, `no answer for ${Math.round(ms / 1000)} s`, "stuck-connecting");
-    }, ms);
+    });
   }
 
-  /** Open but silent for deafMs: Baileys #2491's deaf socket. End it and build another at once. */
   private armDeaf(gen: number): void {
-    this.clearTimer("deaf");
-    const deafMs = this.deps.options.deafMs;
-    const check = Math.max(1000, Math.min(60_000, Math.floor(deafMs / 4)));
-    const tick = () => {
-      if (gen !== this.gen || this.phase !== "open") return;
-      const silent = this.deps.clock.now() - (this.health.lastEventAt ?? this.openedAt ?? 0);
-      if (silent < deafMs) {
-        this.timers.deaf = this.deps.clock.setTimeout(tick, Math.min(check, deafMs - silent));
-        return;
-      }
+    const stillOpen = () => gen === this.gen && this.phase === "open";
+    this.timers.armDeaf(this.deps.options.deafMs, stillOpen, () => this.health.lastEventAt ?? this.openedAt ?? 0, (silent) => {
       this.deps.log.warn(`connection ${this.ref.connectionId}: open but silent for ${Math.round(silent / 1000)} s; the socket is built again`);
       this.health.deafRebuilds++;
       this.health.reconnects++;
@@ -528,41 +448,10 @@ export class Session {
       this.phase = "connecting";
       this.setStatus("connecting", "deaf", `no event for ${Math.round(silent / 60_000)} min`);
       void this.open();
-    };
-    this.timers.deaf = this.deps.clock.setTimeout(tick, check);
-  }
-
-  // --- pairing codes and statuses -----------------------------------------------------------------
-
-  private waitForCode(): Promise<string> {
-    if (this.pairingCode && this.phase === "pairing") return Promise.resolve(this.pairingCode);
-    return new Promise<string>((resolve, reject) => {
-      const timer = this.deps.clock.setTimeout(() => {
-        this.codeWaiters = this.codeWaiters.filter((w) => w !== waiter);
-        reject(pairingUnavailable(this.ref, "WhatsApp sent no code in time"));
-      }, this.deps.options.pairingCodeTimeoutMs);
-      const waiter: CodeWaiter = {
-        resolve: (c) => {
-          this.deps.clock.clearTimeout(timer);
-          resolve(c);
-        },
-        reject: (e) => {
-          this.deps.clock.clearTimeout(timer);
-          reject(e);
-        },
-      };
-      this.codeWaiters.push(waiter);
     });
   }
 
-  private settleCode(err: Error | null, code?: string): void {
-    const waiters = this.codeWaiters;
-    this.codeWaiters = [];
-    for (const w of waiters) {
-      if (err) w.reject(err);
-      else w.resolve(code!);
-    }
-  }
+  // --- statuses -------------------------------------------------------------------------------------
 
   private setStatus(status: ConnectionStatus, key: DetailKey, text?: string, qrcode?: string): void {
     const d = detail(key, text);

@@ -74,7 +74,7 @@ describe("one owner per session", () => {
     await a.call(`${SERVICE}.connect`, { ...ref, settings: {}, token: token(3, ref.connectionId) }, on(a));
     const first = a.factory.last;
     first.qr();
-    await settle();
+    await until("the QR on a", () => statuses(ref.connectionId).some((s) => s.status === "qrcode"));
     first.paired();
     first.close(515);
     await until("the restart on a", () => a.factory.sockets.length === 2);
@@ -107,6 +107,8 @@ describe("one owner per session", () => {
     await a.clock.advance(10_000);
     expect(a.factory.live).toHaveLength(0);
     expect(a.factory.sockets).toHaveLength(1);
+    // a's last sweep may still be running: wait until it has scheduled the next one.
+    await until("a's sweep idle", () => a.clock.pending === 1 && a.clock.nextIn() === 5000);
     // The holder went away: the first node to sweep takes the session.
     await redis.del(lockKey);
     await b.clock.advance(5000);

@@ -56,9 +56,11 @@ function realSession(connectionId: number, connectTimeoutMs: number) {
   const reports: StatusEvent[] = [];
   const ref = { tenantId: 9, connectionId };
   const cache = new SharedKeyCache();
+  const parsed = parseSettings({});
+  if (!parsed.ok) throw new Error(parsed.detail);
   const session = new Session({
     ref,
-    settings: (parseSettings({}) as { settings: never }).settings,
+    settings: parsed.settings,
     factory,
     auth: new TableAuthStore(db.data.forTenant(9), connectionId),
     keyCache: cache.view(`9:${connectionId}`),
