@@ -418,7 +418,7 @@ export class Session {
   private storageFailed(err: unknown): void {
     if (err instanceof FencedOffError) return this.fencedOff();
     this.deps.log.warn(`connection ${this.ref.connectionId}: session state unreadable: ${(err as Error).message}`);
-    this.retry(undefined, `session state unreadable: ${(err as Error).message}`);
+    this.retry(undefined, `session state unreadable: ${(err as Error).message}`, "storage");
   }
 
   private fencedOff(): void {

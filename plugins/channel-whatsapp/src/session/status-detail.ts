@@ -37,7 +37,7 @@ export const DETAIL_KEYS = [
   "stopped",
   /** disconnected: the connection's settings are not usable. */
   "settings",
-  /** disconnected: the session's stored state could not be read or written. */
+  /** timeout: the session's stored state could not be read; tried again after the backoff. */
   "storage",
 ] as const;
 export type DetailKey = (typeof DETAIL_KEYS)[number];

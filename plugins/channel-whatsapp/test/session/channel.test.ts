@@ -43,6 +43,27 @@ async function connected(tenantId = 3, settings: Record<string, unknown> = {}): 
 
 const inboundOf = (connectionId: number) => core().inbound.filter((m) => m.connectionId === connectionId);
 
+describe("connecting", () => {
+  it("many connects of one connection at once on one node make one socket; connecting again later keeps it", async () => {
+    const ref = { tenantId: 3, connectionId: ++conn };
+    const params = { ...ref, settings: {}, token: token(3, ref.connectionId) };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => node.call<StatusResult>(`${SERVICE}.connect`, params)));
+    expect(new Set(answers.map((a) => a.status))).toEqual(new Set(["connecting"]));
+    expect(node.factory.of(ref.connectionId)).toHaveLength(1);
+    node.factory.of(ref.connectionId)[0].open();
+    await settle();
+    expect(await node.call<StatusResult>(`${SERVICE}.connect`, params)).toMatchObject({ status: "connected" });
+    expect(node.factory.of(ref.connectionId)).toHaveLength(1);
+  });
+
+  it("settings the schema cannot catch are refused with a detail, and nothing is started", async () => {
+    const ref = { tenantId: 3, connectionId: ++conn };
+    const res = await node.call<StatusResult>(`${SERVICE}.connect`, { ...ref, settings: { importSettings: { from: "2024-05-01", to: "2024-01-01" } } });
+    expect(res).toMatchObject({ status: "disconnected", detail: "[settings] importSettings.from must not be after importSettings.to" });
+    expect(node.factory.of(ref.connectionId)).toHaveLength(0);
+  });
+});
+
 describe("sending", () => {
   it("refuses to send while the session is not connected: ERR_SESSION_NOT_INITIALIZED (409), nothing sent", async () => {
     const ref = { tenantId: 3, connectionId: ++conn };

@@ -6,7 +6,10 @@
  * what the session did with it (ended, listeners left, pairing codes asked, messages sent).
  */
 import { Boom } from "@hapi/boom";
-import { makeEventBuffer, proto, type AnyMessageContent, type BaileysEventMap, type Contact, type GroupMetadata, type MiscMessageGenerationOptions, type WAMessage, type WAMessageKey } from "@whiskeysockets/baileys";
+import type { AnyMessageContent, BaileysEventMap, Contact, GroupMetadata, MiscMessageGenerationOptions, WAMessage, WAMessageKey } from "@whiskeysockets/baileys";
+// The library through the plugin's loader (not a static import), so the benchmark's plugin
+// node can use these fakes under tsx as well as jest (see src/session/baileys.ts).
+import { baileys } from "../../../src/session/baileys";
 import type { SocketCreateOptions, SocketFactory, WASocketLike } from "../../../src/session/socket-factory";
 
 const silent = { level: "silent", child: () => silent, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
@@ -15,7 +18,7 @@ type Ev = WASocketLike["ev"];
 
 /** Baileys' emitter, counting the listeners each event has (the real one does not say). */
 function countingEmitter(onListen: (event: string) => void): Ev & { listeners(): number } {
-  const inner = makeEventBuffer(silent as never);
+  const inner = baileys().makeEventBuffer(silent as never);
   const counts = new Map<string, number>();
   const ev = Object.create(inner) as Ev & { listeners(): number };
   ev.on = ((event: keyof BaileysEventMap, fn: (d: unknown) => void) => {
@@ -129,6 +132,7 @@ export class FakeSocket implements WASocketLike {
       throw err;
     }
     const text = (content as { text?: string }).text;
+    const { proto } = baileys();
     const message = proto.WebMessageInfo.fromObject({
       key: { remoteJid: jid, fromMe: true, id: options?.messageId ?? waId() },
       message: text !== undefined ? { conversation: text } : { conversation: "[media]" },
