@@ -4,7 +4,7 @@
  * adds its routes, menu entries, connect forms and translations through it. A plugin imports
  * these types from the SDK and never the shell's code.
  */
-import type { ComponentType } from "react";
+import type { ComponentType, ReactNode } from "react";
 
 export type UiLocale = "pt-BR" | "en" | "es" | "ru";
 export type UiProfile = "user" | "supervisor" | "admin" | "super";
@@ -117,6 +117,8 @@ export interface ChatListActionDefinition {
   key: string;
   tabs: UiChatListTab[];
   label: Partial<Record<UiLocale, string>> & { "pt-BR": string };
+  /** The button's icon (default: a "group add" icon); tells apart several actions on one tab. */
+  icon?: ReactNode;
   /** Lowest profile that sees it (default "user"). */
   access?: UiProfile;
   component: ComponentType<ChatListActionProps>;

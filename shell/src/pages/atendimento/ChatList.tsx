@@ -118,7 +118,7 @@ const PluginActions = observer(function PluginActions({ tab }: { tab: TabKey }) 
         const label = x.label[locale] ?? x.label["pt-BR"];
         return (
           <Tooltip key={`${x.pluginId}:${x.key}`} title={label}>
-            <Button type="text" shape="circle" icon={<UsergroupAddOutlined />} onClick={() => setOpen(x)} aria-label={label} data-testid={`chatlist-action-${x.pluginId}-${x.key}`} />
+            <Button type="text" shape="circle" icon={x.icon ?? <UsergroupAddOutlined />} onClick={() => setOpen(x)} aria-label={label} data-testid={`chatlist-action-${x.pluginId}-${x.key}`} />
           </Tooltip>
         );
       })}
