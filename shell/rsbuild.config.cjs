@@ -28,6 +28,10 @@ module.exports = {
       name: "openatende_shell",
       remotes: {},
       shared: sharedSingletons(),
+      // The shell's own copies stay the page's: a remote registering the same version later
+      // (plugin_… sorts after openatende_shell) must not replace them, or its React tree would
+      // get a second antd without the shell's theme.
+      shareStrategy: "loaded-first",
       dts: false,
       manifest: false,
     }),
