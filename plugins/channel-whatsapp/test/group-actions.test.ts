@@ -28,7 +28,7 @@ let conn: { id: number; token: string };
 let idle: { id: number; token: string };
 let otherTenantConn: { id: number; token: string };
 const contacts: Record<string, number> = {};
-let groupCreate: jest.SpiedFunction<FakeSocket["groupCreate"]>;
+let groupCreate: jest.SpiedFunction<WASocketLike["groupCreate"]>;
 
 async function waitFor<T>(what: string, read: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
@@ -76,7 +76,7 @@ beforeAll(async () => {
   await waitFor("connected", async () => (await t.api.get(`/connections/${conn.id}`, a.admin)).body.status === "connected");
 
   // WhatsApp answers a new group with its members, as groupCreate does.
-  groupCreate = jest.spyOn(sock, "groupCreate").mockImplementation(async (subject: string, participants: string[]) => ({
+  groupCreate = jest.spyOn(sock as WASocketLike, "groupCreate").mockImplementation(async (subject: string, participants: string[]) => ({
     id: "120363011111111111@g.us",
     subject,
     owner: "5511900000000@s.whatsapp.net",
@@ -175,7 +175,7 @@ describe("group join requests", () => {
     });
     groupContactId = ticket.contactId;
 
-    sock.groupRequestParticipantsList = async (jid: string) =>
+    (sock as WASocketLike).groupRequestParticipantsList = async (jid: string): Promise<Array<Record<string, string>>> =>
       jid === GROUP
         ? [
             { jid: "5511977776666@s.whatsapp.net", request_time: "1710082800", request_method: "invite_link" },
@@ -183,7 +183,7 @@ describe("group join requests", () => {
           ]
         : [];
     updates = [];
-    sock.groupRequestParticipantsUpdate = async (jid: string, participants: string[], action: "approve" | "reject") => {
+    (sock as WASocketLike).groupRequestParticipantsUpdate = async (jid: string, participants: string[], action: "approve" | "reject") => {
       updates.push([jid, participants, action]);
       return participants.map((p) => ({ jid: p, status: p.startsWith("77000000000009") && action === "approve" ? "403" : "200" }));
     };
@@ -242,7 +242,7 @@ describe("group join requests", () => {
 
   it("answers WhatsApp's refusal (not an admin of the group) with its own code", async () => {
     const before = sock.groupRequestParticipantsList;
-    sock.groupRequestParticipantsList = async () => {
+    (sock as WASocketLike).groupRequestParticipantsList = async () => {
       throw new Boom("not-authorized", { statusCode: 401 });
     };
     try {

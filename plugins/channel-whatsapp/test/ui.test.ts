@@ -3,17 +3,24 @@
  * themselves run in the shell's browser test, shell/test/whatsapp.browser.test.ts).
  */
 import Validator from "fastest-validator";
-import type { ChatListActionDefinition, ConnectFormDefinition, ShellRuntime } from "@openatende/plugin-sdk/ui";
+import type { ChatListActionDefinition, ConnectFormDefinition, RegisterFn, ShellRuntime } from "@openatende/plugin-sdk/ui";
 import { photoProblem, phoneDigits, validateNewGroup, validateWhatsApp, GROUP_PARTICIPANTS_MAX } from "../src/ui/validate";
 import { texts, LOCALES } from "../src/ui/texts";
 import { codeOfDetail, DETAIL_KEYS, formatCode, parseDetail, phoneOfDetail } from "../src/ui/shared";
 import { DETAIL_KEYS as SESSION_DETAIL_KEYS, detail } from "../src/session/status-detail";
 import { GROUP_NAME_MAX as SERVER_NAME_MAX, GROUP_PARTICIPANTS_MAX as SERVER_MAX, GROUP_PICTURE_MAX_BYTES } from "../src/groups";
 import { GROUP_NAME_MAX, GROUP_PHOTO_MAX_BYTES } from "../src/ui/validate";
-import register from "../src/ui/register";
 import pkg from "../package.json";
 
 const t = (k: string) => k;
+
+// register() gives the chat-list buttons antd icons. Jest's CommonJS cannot load the icons'
+// ESM colour helpers, so here they are plain components with the icons' names (the browser
+// test, shell/test/whatsapp.browser.test.ts, renders the real ones).
+jest.mock("@ant-design/icons", () => {
+  const icon = (name: string) => Object.assign(() => null, { displayName: name });
+  return { UsergroupAddOutlined: icon("UsergroupAddOutlined"), LoginOutlined: icon("LoginOutlined") };
+});
 
 describe("WhatsApp connection form rules", () => {
   const schema = new Validator().compile(pkg.platform.settingsSchema as never);
@@ -142,6 +149,9 @@ describe("register()", () => {
         throw new Error("no menu entries");
       },
     } as unknown as ShellRuntime;
+    // Required, not imported: the remote's React files are type-checked with the shell's settings (shell/tsconfig.json).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const register = (require("../src/ui/register") as { default: RegisterFn }).default;
     await register(runtime);
 
     expect(translations).toEqual([texts]);
@@ -159,5 +169,7 @@ describe("register()", () => {
     expect(actions[0].label).toEqual({ "pt-BR": "Novo grupo do WhatsApp", en: "New WhatsApp group", es: "Nuevo grupo de WhatsApp", ru: "Новая группа WhatsApp" });
     expect(actions[1].label["pt-BR"]).toBe("Pedidos de entrada");
     for (const a of actions) expect(Object.keys(a.label).sort()).toEqual(["en", "es", "pt-BR", "ru"]);
+    // Two buttons on one tab: each has its own icon.
+    expect(actions.map((a) => (a.icon as { type?: { displayName?: string } } | undefined)?.type?.displayName)).toEqual(["UsergroupAddOutlined", "LoginOutlined"]);
   });
 });

@@ -75,7 +75,7 @@ export default function WhatsAppConnectForm({ value, onChange, errors, connectio
             </label>
           ))}
         </div>
-        <div className="oa-form-grid" style={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(200px, 1fr))", gap: "0 16px" }}>
+        <div style={{ display: "grid", gridTemplateColumns: "1fr 1fr", gap: "0 16px" }}>
           <Form.Item label={t("importFrom")} {...field("importSettings.from")}>
             <Input type="date" name="importFrom" value={String(imports.from ?? "")} onChange={(e) => setImport("from", e.target.value)} data-testid="whatsapp-import-from" />
           </Form.Item>

@@ -3,7 +3,8 @@ import { Avatar, Button, Form, Input, Modal, Select, Space, Spin, Typography, Up
 import { DeleteOutlined, PictureOutlined, UsergroupAddOutlined } from "@ant-design/icons";
 import type { ChatListActionProps } from "@openatende/plugin-sdk/ui";
 import ConnectionSelect from "./ConnectionSelect";
-import { apiFieldError, fileBase64, type ConnectionRow } from "./shared";
+import { apiFieldError, type ConnectionRow } from "./shared";
+import { fileBase64 } from "./files";
 import { GROUP_NAME_MAX, GROUP_PHOTO_TYPES, photoProblem, validateNewGroup } from "./validate";
 
 interface ContactLite {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Alert, Badge, Button, Divider, Form, Input, Popconfirm, QRCode, Space, Typography } from "antd";
+import { Alert, Badge, Button, Card, Form, Input, Popconfirm, QRCode, Space, Typography } from "antd";
 import { LinkOutlined, ReloadOutlined } from "@ant-design/icons";
 import type { ConnectFormProps } from "@openatende/plugin-sdk/ui";
 import { codeOfDetail, formatCode, parseDetail, phoneOfDetail, type ConnectionRow } from "./shared";
@@ -122,10 +122,7 @@ export default function SessionPanel({ connection, runtime, pairingPhone }: Prop
   const canConnect = !["connected", "connecting", "qrcode", "pairing"].includes(live.status);
 
   return (
-    <div data-testid="whatsapp-session-panel" data-status={live.status}>
-      <Divider titlePlacement="start" style={{ marginTop: 0 }}>
-        {t("sessionTitle")}
-      </Divider>
+    <Card size="small" title={t("sessionTitle")} style={{ marginBottom: 8 }} data-testid="whatsapp-session-panel" data-status={live.status}>
       <div className="oa-wa-status" style={{ display: "flex", alignItems: "center", gap: 12, flexWrap: "wrap", marginBottom: 12 }}>
         <Badge status={BADGE[live.status] ?? "default"} text={<strong data-testid="whatsapp-status">{statusText}</strong>} />
         {live.status === "connected" && number ? <Typography.Text type="secondary">{t("connectedAs", { phone: number })}</Typography.Text> : null}
@@ -217,6 +214,6 @@ export default function SessionPanel({ connection, runtime, pairingPhone }: Prop
       </div>
 
       <HealthPanel key={healthKey} token={token} runtime={runtime} />
-    </div>
+    </Card>
   );
 }

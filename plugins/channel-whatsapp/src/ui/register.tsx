@@ -1,4 +1,5 @@
-import { lazy } from "react";
+import { createElement, lazy } from "react";
+import { LoginOutlined, UsergroupAddOutlined } from "@ant-design/icons";
 import { defineUi } from "@openatende/plugin-sdk/ui";
 import { labels, texts } from "./texts";
 import { validateWhatsApp } from "./validate";
@@ -21,6 +22,7 @@ export default defineUi((runtime) => {
     key: "new-group",
     tabs: ["group"],
     label: labels("groupNew"),
+    icon: createElement(UsergroupAddOutlined),
     access: "admin",
     component: lazy(() => import("./NewGroupModal")),
   });
@@ -28,6 +30,7 @@ export default defineUi((runtime) => {
     key: "join-requests",
     tabs: ["group"],
     label: labels("jrTitle"),
+    icon: createElement(LoginOutlined),
     access: "admin",
     component: lazy(() => import("./JoinRequestsModal")),
   });

@@ -97,19 +97,6 @@ export async function whatsAppConnections(runtime: ShellRuntime): Promise<Connec
   return rows.filter((c) => c.type === PLUGIN_TYPE);
 }
 
-/** A file's bytes as base64 (no data: prefix). */
-export function fileBase64(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const r = new FileReader();
-    r.onerror = () => reject(r.error ?? new Error("the file could not be read"));
-    r.onload = () => {
-      const s = String(r.result ?? "");
-      resolve(s.slice(s.indexOf(",") + 1));
-    };
-    r.readAsDataURL(file);
-  });
-}
-
 /** Field → message of an API error that names its field (data.field), mapped to the form's names. */
 export function apiFieldError(err: unknown, fields: Record<string, string>): { field: string; message: string } | null {
   const e = err as { data?: { field?: unknown }; title?: string; detail?: string; message?: string };
