@@ -281,14 +281,20 @@ export class SqlPluginData implements PluginData {
   }
 
   /** A table's definition as its migrations left it (ERR_PLUGIN_DATA_UNKNOWN_TABLE when none made it). */
-  async tableInfo(name: string, tx?: Transaction): Promise<TableInfo> {
+  /**
+   * Read in `tx` when one is given: a transaction already holds a pooled connection, and
+   * asking the pool for another while every connection is held by such a transaction would
+   * wait for ever (the repository's first statements on a table inside transactions).
+   * `committed`: the definition is settled (a repository's, not a migration's), so it is kept.
+   */
+  async tableInfo(name: string, tx?: Transaction, committed = false): Promise<TableInfo> {
     const hit = this.tables.get(name);
     if (hit) return hit;
     const rows = await this.select<{ definition: string }>(`SELECT ${q(this.dialect, "definition")} FROM ${q(this.dialect, "_schema")} WHERE ${q(this.dialect, "tableName")} = $1`, [name], tx);
     if (!rows.length) throw new PluginDataError("ERR_PLUGIN_DATA_UNKNOWN_TABLE", `table ${name} does not exist: no migration of the plugin created it`, { table: name });
     const info = { ...(JSON.parse(rows[0].definition) as TableDef), name };
     // Within a migration's transaction the definition may still change: only committed ones are kept.
-    if (!tx) this.tables.set(name, info);
+    if (!tx || committed) this.tables.set(name, info);
     return info;
   }
 

@@ -122,7 +122,7 @@ class ScopedTable<Row extends Record<string, unknown>> implements TenantTable<Ro
   }
 
   private async info(): Promise<TableInfo> {
-    return this.data.tableInfo(this.name);
+    return this.data.tableInfo(this.name, this.tx, true);
   }
 
   async get(where: Where): Promise<Row | null> {
