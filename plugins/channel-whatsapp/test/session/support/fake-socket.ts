@@ -205,6 +205,7 @@ export class FakeSocketFactory implements SocketFactory {
 
 /** A text message from a customer, as Baileys upserts it. */
 export function textMessage(o: { id?: string; from?: string; text?: string; fromMe?: boolean; at?: number }): WAMessage {
+  const { proto } = baileys();
   return proto.WebMessageInfo.fromObject({
     key: { remoteJid: o.from ?? "5511988887777@s.whatsapp.net", fromMe: !!o.fromMe, id: o.id ?? waId() },
     message: { conversation: o.text ?? "olá" },
@@ -215,6 +216,7 @@ export function textMessage(o: { id?: string; from?: string; text?: string; from
 
 /** A message that failed to decrypt (Bad MAC), as Baileys upserts its placeholder. */
 export function undecryptable(o: { id?: string; from?: string; at?: number }): WAMessage {
+  const { proto } = baileys();
   return proto.WebMessageInfo.fromObject({
     key: { remoteJid: o.from ?? "5511988887777@s.whatsapp.net", fromMe: false, id: o.id ?? waId() },
     messageStubType: proto.WebMessageInfo.StubType.CIPHERTEXT,
