@@ -179,6 +179,15 @@ describe("per-tenant enablement of plugins (MariaDB)", () => {
     expect(sent.body).toMatchObject({ status: "sent", providerId: expect.stringMatching(/^fx-\d+$/) });
   });
 
+  it("a connect answer older than the status the plugin reported meanwhile does not take it back", async () => {
+    const c = await t.api.post("/connections", { type: "channel-fixture", name: `Fixture tardia ${uid()}`, settings: { greeting: "late answer" } }, a.admin);
+    expect(c.status).toBe(201);
+    await t.api.post(`/connections/${c.body.id}/connect`, {}, a.admin);
+    expect((await row(c.body.id)).status).toBe("connected");
+    await t.api.post(`/connections/${c.body.id}/disconnect`, {}, a.admin);
+    expect((await t.api.call("DELETE", `/connections/${c.body.id}?confirmation=EXCLUIR`, undefined, a.admin)).status).toBeLessThan(300);
+  });
+
   it("the tier still applies: a FREE tenant the super allows it for is refused with ERR_LICENSE_TIER_REQUIRED", async () => {
     expect((await t.api.put(`/plugins/channel-fixture/tenants/${free.tenantId}`, { allowed: true }, sup)).status).toBe(200);
     expect(ids(await t.api.get("/plugins/enabled", free.admin))).not.toContain("channel-fixture");

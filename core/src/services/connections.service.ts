@@ -485,7 +485,10 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
           qrcode?: string;
           detail?: string;
         };
-        await this.applyStatus(ctx, row.tenantId, row.id, res.status, res.qrcode, res.detail);
+        // The plugin may have reported a newer status while connect ran (a session that opened
+        // at once, a QR already shown): its answer only stands while the row still says
+        // "connecting", as set above, so a late answer never takes a live status back.
+        await this.applyStatus(ctx, row.tenantId, row.id, res.status, res.qrcode, res.detail, "connecting");
         if (row.pluginMajor == null) ctx.emit("connections.changed", { tenantId: row.tenantId, connectionId: row.id });
       },
       /** The tenant's admins hear a connection's status live. */
@@ -498,13 +501,23 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
           payload: { action: "update", session: { id: connectionId, status, qrcode: status === "qrcode" ? qrcode : undefined, detail, inactiveReason: inactiveReason ?? null } },
         });
       },
-      async applyStatus(this: any, ctx: Ctx, tenantId: number, connectionId: number, status: string, qrcode?: string, detail?: string) {
+      /** Records a status and pushes it; with `onlyIf`, only while the row's status is still that one (checked in the UPDATE itself). */
+      async applyStatus(this: any, ctx: Ctx, tenantId: number, connectionId: number, status: string, qrcode?: string, detail?: string, onlyIf?: string) {
         // Found first: MariaDB counts only changed rows, and a repeated status changes none.
         const c = await model.findOne({ where: { id: connectionId, tenantId } });
         if (!c) throw new AppError("ERR_CONNECTION_NOT_FOUND", { id: connectionId });
         // Stopped by the platform: the plugin's late reports do not bring it back.
         if (c.get("inactiveReason")) return { id: connectionId, status: c.get("status") as string, ignored: true };
-        await c.update({ status, qrcode: status === "qrcode" ? (qrcode ?? null) : null, statusDetail: detail?.slice(0, 255) ?? null });
+        const values = { status, qrcode: status === "qrcode" ? (qrcode ?? null) : null, statusDetail: detail?.slice(0, 255) ?? null };
+        if (onlyIf !== undefined) {
+          if (c.get("status") !== onlyIf) return { id: connectionId, status: c.get("status") as string, ignored: true };
+          const [n] = await model.update(values, { where: { id: connectionId, tenantId, status: onlyIf } });
+          const now = n ? null : await model.findOne({ where: { id: connectionId, tenantId }, attributes: ["status"] });
+          if (now && now.get("status") !== status) return { id: connectionId, status: now.get("status") as string, ignored: true };
+          this.pushStatus(ctx, tenantId, connectionId, status, qrcode, detail);
+          return { id: connectionId, status };
+        }
+        await c.update(values);
         this.pushStatus(ctx, tenantId, connectionId, status, qrcode, detail);
         return { id: connectionId, status };
       },

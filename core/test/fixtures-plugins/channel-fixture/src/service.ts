@@ -20,6 +20,8 @@ export const fixtureChannelPlugin = definePlugin({
           const ref = { tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId };
           statuses.set(keyOf(ref), "connected");
           await reportStatus(ctx, { ...ref, status: "connected" });
+          // A plugin whose answer was made before its session opened (the report above is newer).
+          if (ctx.params.settings.greeting === "late answer") return { status: "connecting" };
           return { status: "connected" };
         },
       },
