@@ -212,6 +212,7 @@ export const ERROR_CODES = {
   // --- WhatsApp groups (spec §5 Group) --------------------------------------------------------
   ERR_GROUP_PARTICIPANT_LIMIT: 400,
   ERR_GROUP_PICTURE_TOO_LARGE: 413,
+  ERR_WHATSAPP_GROUP_REFUSED: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

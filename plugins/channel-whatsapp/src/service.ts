@@ -33,6 +33,7 @@ import {
   type TestParams,
 } from "@openatende/plugin-sdk";
 import { WhatsAppChannel, type AdminCtx } from "./channel";
+import { groupActions } from "./group-actions";
 import { acksFromReceipts, acksFromUpdates, buildSend, externalIdOf, normaliseMessage } from "./messages";
 import { contactUpdates, historyContactUpdates, ProfilePictures } from "./contacts";
 import { GroupDirectory } from "./groups";
@@ -129,6 +130,9 @@ export function createWhatsAppPlugin(options: WhatsAppPluginOptions = {}): Defin
       },
 
       actions: {
+        // --- the Groups tab: new groups, join requests (group-actions.ts) -------------------------
+        ...groupActions,
+
         // --- the channel contract -------------------------------------------------------------
         connect: {
           params: channelActionParams.connect,

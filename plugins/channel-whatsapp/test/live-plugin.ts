@@ -10,7 +10,6 @@
 import type { Service, ServiceBroker } from "moleculer";
 import { pluginContext, withPluginContext } from "@openatende/plugin-sdk";
 import { createWhatsAppPlugin, type WhatsAppPluginOptions } from "../src/service";
-import { groupActions } from "../src/group-actions";
 import { FakeSocketFactory } from "./session/support/fake-socket";
 
 export const SERVICE = "v1.channel-whatsapp";
@@ -28,8 +27,7 @@ export async function useFakeWhatsApp(broker: ServiceBroker, options: Omit<Whats
 
   const factory = new FakeSocketFactory();
   const plugin = createWhatsAppPlugin({ ...options, socketFactory: () => factory });
-  const schema = plugin.schema as { actions?: Record<string, unknown> };
-  const service = broker.createService(withPluginContext({ ...plugin.schema, actions: { ...groupActions, ...(schema.actions ?? {}) } }, context));
+  const service = broker.createService(withPluginContext(plugin.schema, context));
   await broker.waitForServices([SERVICE], 15_000);
   await routesOf(broker);
   return { factory, service };

@@ -746,6 +746,10 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "Group photo too large",
     detail: "The group photo may be at most 5 MB.",
   },
+  ERR_WHATSAPP_GROUP_REFUSED: {
+    title: "WhatsApp refused the group operation",
+    detail: "WhatsApp did not accept the request for this group. Check that the connected number is an admin of the group and try again.",
+  },
 };
 
 export default en;

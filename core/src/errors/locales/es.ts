@@ -746,6 +746,10 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "Foto del grupo demasiado grande",
     detail: "La foto del grupo puede tener como máximo 5 MB.",
   },
+  ERR_WHATSAPP_GROUP_REFUSED: {
+    title: "WhatsApp rechazó la operación en el grupo",
+    detail: "WhatsApp no aceptó la solicitud para este grupo. Verifique que el número conectado sea administrador del grupo e intente de nuevo.",
+  },
 };
 
 export default es;

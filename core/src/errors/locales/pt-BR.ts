@@ -746,6 +746,10 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "Foto do grupo muito grande",
     detail: "A foto do grupo pode ter no máximo 5 MB.",
   },
+  ERR_WHATSAPP_GROUP_REFUSED: {
+    title: "O WhatsApp recusou a operação no grupo",
+    detail: "O WhatsApp não aceitou o pedido para este grupo. Verifique se o número conectado é administrador do grupo e tente novamente.",
+  },
 };
 
 export default ptBR;

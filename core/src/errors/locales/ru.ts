@@ -747,6 +747,10 @@ const ru: Record<ErrorCode, ErrorText> = {
     title: "Фото группы слишком большое",
     detail: "Фото группы — не более 5 МБ.",
   },
+  ERR_WHATSAPP_GROUP_REFUSED: {
+    title: "WhatsApp отклонил операцию с группой",
+    detail: "WhatsApp не принял запрос для этой группы. Проверьте, что подключённый номер — администратор группы, и повторите попытку.",
+  },
 };
 
 export default ru;

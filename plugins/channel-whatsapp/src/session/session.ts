@@ -136,6 +136,9 @@ export class Session {
       this.end(open);
     }
     await this.wipe();
+    // A new QR, as the user asked: not a pairing code for a number asked earlier (the
+    // connection's own pairing number, when it has one, still applies).
+    this.pairingPhone = this.deps.settings.pairingPhone;
     await this.start();
   }
 
