@@ -52,7 +52,7 @@ export async function startBenchCore(env: Record<string, string> = {}): Promise<
     SERVICES: "all",
     ...env,
   });
-  const core = createCore({ config, logger: process.env.BENCH_LOG ? { type: "Console", options: { level: "warn" } } as never : false });
+  const core = createCore({ config, logger: benchArg("log", 0) ? ({ type: "Console", options: { level: "warn" } } as never) : false });
   let stopped = false;
   const stop = async () => {
     if (stopped) return;

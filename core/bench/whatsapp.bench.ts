@@ -14,7 +14,7 @@
  *   upserted again after the storm, as a replay: must store and push nothing).
  *
  * Goals (issue 11): ≥ 1,000 msg/s with p95 ≤ 50 ms; all back within 30 s; 0 duplicate sockets or messages.
- * Options: --connections 100 --customers 5 --rate 1000 --seconds 10 --warmup-rate 300
+ * Options: --connections 100 --customers 5 --rate 1000 --seconds 10 --warmup-rate 300 --log (the core's and the node's warnings)
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -32,6 +32,7 @@ const CUSTOMERS = benchArg("customers", 5);
 const RATE = benchArg("rate", 1000);
 const SECONDS = benchArg("seconds", 10);
 const WARMUP_RATE = benchArg("warmup-rate", 300);
+const LOG = benchArg("log", 0) !== 0;
 
 const root = path.resolve(__dirname, "../..");
 const wallMs = () => performance.timeOrigin + performance.now();
@@ -39,7 +40,7 @@ const SERVICE = "v1.channel-whatsapp";
 
 function startNode(env: Record<string, string>): { proc: ChildProcess; ready: Promise<void> } {
   const tsx = pathToFileURL(require.resolve("tsx", { paths: [root] })).href;
-  const proc = spawn(process.execPath, ["--import", tsx, path.join(root, "core/bench/whatsapp-node.ts")], { cwd: root, env: childEnv({ LOG_LEVEL: "error", NODE_ENV: "production", ...env }), stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, ["--import", tsx, path.join(root, "core/bench/whatsapp-node.ts")], { cwd: root, env: childEnv({ LOG_LEVEL: LOG ? "warn" : "error", NODE_ENV: "production", ...env }), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const ready = new Promise<void>((resolve, reject) => {
     const on = (b: Buffer) => {
@@ -48,8 +49,8 @@ function startNode(env: Record<string, string>): { proc: ChildProcess; ready: Pr
     };
     proc.stdout!.on("data", on);
     proc.stderr!.on("data", on);
-    // The node's own log, on demand (its level is LOG_LEVEL of this run's environment).
-    if (process.env.BENCH_LOG) proc.stderr!.on("data", (d: Buffer) => process.stderr.write(`[node] ${d}`));
+    // The node's own log, with --log.
+    if (LOG) proc.stderr!.on("data", (d: Buffer) => process.stderr.write(`[node] ${d}`));
     proc.once("exit", (code) => reject(new Error(`bench node exited ${code}: ${out}`)));
   });
   return { proc, ready };
