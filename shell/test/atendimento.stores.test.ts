@@ -4,7 +4,7 @@
  * a tab, message merging, the notification rule of spec §6 and the composer's file limits.
  */
 import { DEFAULT_FILTER } from "../src/stores/session";
-import { TicketList, compareTickets, visibleInList, matchesSearch, ticketFromChat, type ListFilter, type Ticket, type Viewer } from "../src/stores/tickets";
+import { TicketList, TicketsStore, compareTickets, visibleInList, matchesSearch, ticketFromChat, type ListFilter, type Ticket, type Viewer } from "../src/stores/tickets";
 import { MessagesStore, mergeMessages, toMessage, type Message } from "../src/stores/messages";
 import { NotificationsStore, shouldNotify } from "../src/stores/notifications";
 import { checkFiles } from "../src/pages/atendimento/files";
@@ -155,6 +155,28 @@ describe("live events on the list", () => {
     const sorted = [...list.items].sort(compareTickets);
     expect(list.items.map((t) => t.id)).toEqual(sorted.map((t) => t.id));
     expect(new Set(list.items.map((t) => t.id)).size).toBe(1000);
+  });
+});
+
+describe("a tab loading while events arrive", () => {
+  it("a message heard while the first page loads is applied on top of the page, which was read before it", async () => {
+    let answer: (v: unknown) => void = () => undefined;
+    const store = new TicketsStore({
+      api: { get: (() => new Promise((resolve) => (answer = resolve))) as never },
+      viewer: () => admin,
+      filter: () => ({ ...DEFAULT_FILTER }),
+      settings: () => ({}),
+    });
+    store.setTab("group");
+    expect(store.loading).toBe(true);
+    // The group's first message arrives while the list is being read…
+    const payload = { body: "Bom dia, pessoal!", read: false, isGroup: true, ticket: { id: 9, userId: null, queueId: null, contactId: 90, isGroup: true, status: "group" as const, unreadMessages: 1, contact: { name: "Clientes VIP", profilePicUrl: null } } };
+    store.onTicketList({ type: "chat:create", payload });
+    // …and the page the server read before storing it shows the ticket without it.
+    answer({ tickets: [ticket({ id: 9, status: "group", isGroup: true, queueId: null, lastMessage: "", lastMessageAt: 1_000, unreadMessages: 0 })], hasMore: false, pageNumber: 1 });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(store.loading).toBe(false);
+    expect(store.items.map((t) => [t.id, t.lastMessage, t.unreadMessages])).toEqual([[9, "Bom dia, pessoal!", 1]]);
   });
 });
 

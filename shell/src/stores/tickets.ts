@@ -299,9 +299,18 @@ export class TicketsStore {
   private request = 0;
   private abort: AbortController | null = null;
   private unreadTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Live changes heard while the first page loads: the page may have been read before them
+   * (a message stored just after the query), so they are applied again on top of it.
+   */
+  private heardWhileLoading: Array<() => void> = [];
 
   constructor(private deps: TicketsDeps) {
-    makeAutoObservable<TicketsStore, "deps" | "pageNumber" | "request" | "abort" | "unreadTimer">(this, { deps: false, pageNumber: false, request: false, abort: false, unreadTimer: false, list: false }, { autoBind: true });
+    makeAutoObservable<TicketsStore, "deps" | "pageNumber" | "request" | "abort" | "unreadTimer" | "heardWhileLoading">(
+      this,
+      { deps: false, pageNumber: false, request: false, abort: false, unreadTimer: false, list: false, heardWhileLoading: false },
+      { autoBind: true },
+    );
   }
 
   get items(): Ticket[] {
@@ -348,6 +357,7 @@ export class TicketsStore {
     this.abort = ctrl;
     this.loading = true;
     this.failed = false;
+    this.heardWhileLoading = [];
     try {
       const r = await this.deps.api.get<ListAnswer>("/tickets", { query: this.query(1), signal: ctrl.signal });
       if (req !== this.request) return;
@@ -355,6 +365,9 @@ export class TicketsStore {
         this.pageNumber = 1;
         this.list.receivePage(r.tickets, r.hasMore, true);
         this.loaded = true;
+        const again = this.heardWhileLoading;
+        this.heardWhileLoading = [];
+        for (const change of again) change();
       });
     } catch {
       if (req === this.request) runInAction(() => (this.failed = true));
@@ -405,6 +418,7 @@ export class TicketsStore {
    * API's count, read shortly after, corrects what the loaded pages cannot know.
    */
   private track(id: number, change: () => void) {
+    if (this.loading) this.heardWhileLoading.push(change);
     const before = this.list.get(id);
     change();
     if (this.tab !== "open") return;
