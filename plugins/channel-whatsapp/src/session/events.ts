@@ -187,7 +187,14 @@ export class EventRouter {
       return;
     }
     // Kept for replies, reactions, edits and recipients' retries, whatever the core makes of it.
-    await d.keys.remember(msg).catch((err: Error) => d.log.warn(`connection ${d.ref.connectionId}: message ${id} not remembered: ${err.message}`));
+    // Not waited for: the store answers from its batch at once, and its commit groups the
+    // messages that arrive meanwhile (one write, not one each); batches commit in order.
+    void d.keys.remember(msg).catch((err: Error) => d.log.warn(`connection ${d.ref.connectionId}: message ${id} not remembered: ${err.message}`));
+    await this.handOver(msg, id, source);
+  }
+
+  private async handOver(msg: WAMessage, id: string, source: "live" | "history"): Promise<void> {
+    const d = this.d;
     let actions: InboundAction[];
     try {
       actions = await d.messages.normaliseMessage(
