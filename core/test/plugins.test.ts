@@ -256,6 +256,8 @@ describe("plugin host on mariadb", () => {
         type: "fixture",
         capabilities: ["text", "reaction"],
         settingsSchema: { greeting: { type: "string", min: 1, max: 200 } },
+        receipts: true,
+        numberCheck: true,
       });
       expect(await t.core.broker.call("plugins.channelFor", { type: "channel-fixture" })).toEqual(ch);
       const sent = await callChannel(t.core.broker, ch.service, "send", { tenantId: plus.tenantId, connectionId: 1, to: { externalId: "x" }, message: { kind: "text", body: "oi" } });

@@ -20,6 +20,13 @@ export type ChannelCapability = (typeof CHANNEL_CAPABILITIES)[number];
 /** Actions every channel plugin service exposes (called by the core). */
 export const CHANNEL_ACTIONS = ["connect", "disconnect", "status", "send", "test"] as const;
 
+/**
+ * Actions a channel may have, each declared by a flag of its manifest's `platform.channel`:
+ * `markRead` (`receipts: true`), `checkNumber` (`numberCheck: true`). The core calls them only
+ * on a plugin that declares them.
+ */
+export const OPTIONAL_CHANNEL_ACTIONS = { markRead: "receipts", checkNumber: "numberCheck" } as const;
+
 /** Actions of the core a channel calls (through the SDK helpers, never by hand). */
 export const CORE_CHANNEL_ACTIONS = {
   inbound: "channels.inbound",
@@ -102,6 +109,34 @@ export interface SendResult {
   providerMessageId: string;
   /** Provider timestamp in ms since the epoch. */
   timestamp: number;
+}
+
+/**
+ * Read receipts: the agent holding the ticket read these inbound messages of `to`. Best effort:
+ * a channel whose session is down does nothing (and does not queue them); the core never waits
+ * on it nor fails because of it.
+ */
+export interface MarkReadParams extends ConnectionRef {
+  to: { externalId: string };
+  /** Provider ids of the inbound messages read (a group's: the channel finds each sender from what it stored). */
+  providerMessageIds: string[];
+}
+
+export interface MarkReadResult {
+  /** How many receipts went out (0 when the session is not connected). */
+  sent: number;
+}
+
+/** Whether a phone number has an account on the channel's network. */
+export interface CheckNumberParams extends ConnectionRef {
+  /** Digits of the number, E.164 without "+". */
+  number: string;
+}
+
+export interface CheckNumberResult {
+  exists: boolean;
+  /** The account's identity on the channel when it exists (may differ from the number asked: a country's 9th digit). */
+  externalId?: string;
 }
 
 export interface TestParams {

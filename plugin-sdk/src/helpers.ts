@@ -20,6 +20,8 @@ import {
   CONNECTION_STATUSES,
   CORE_CHANNEL_ACTIONS,
   ChannelCapability,
+  CheckNumberParams,
+  CheckNumberResult,
   ConnectParams,
   ConnectionRef,
   ContactUpdateEvent,
@@ -27,6 +29,8 @@ import {
   ERR_CHANNEL_UNSUPPORTED,
   InboundMessage,
   InboundResult,
+  MarkReadParams,
+  MarkReadResult,
   MediaRef,
   MessageChangeEvent,
   MessageChangeResult,
@@ -74,6 +78,10 @@ export interface ChannelActions {
   status: { params: ConnectionRef; result: StatusResult };
   send: { params: SendParams; result: SendResult };
   test: { params: TestParams; result: TestResult };
+  /** Optional: only on a channel whose manifest declares `receipts`. */
+  markRead: { params: MarkReadParams; result: MarkReadResult };
+  /** Optional: only on a channel whose manifest declares `numberCheck`. */
+  checkNumber: { params: CheckNumberParams; result: CheckNumberResult };
 }
 
 /** Anything with a Moleculer `call`: a Context, a ServiceBroker, a Service's broker. */
@@ -238,6 +246,12 @@ export const channelActionParams = {
     messageId: { ...id, optional: true },
   },
   test: { tenantId: id, settings },
+  markRead: {
+    ...ref,
+    to: { type: "object", props: { externalId: { type: "string", min: 1 } } },
+    providerMessageIds: { type: "array", items: providerId, min: 1, max: 100 },
+  },
+  checkNumber: { ...ref, number: { type: "string", pattern: /^\d{6,20}$/ } },
 } as const;
 
 /**

@@ -106,6 +106,10 @@ export interface ChannelForResult {
   type: string;
   capabilities: ChannelCapability[];
   settingsSchema: Record<string, unknown> | null;
+  /** Present (true) when the channel has the optional action `markRead` (manifest `receipts`). */
+  receipts?: true;
+  /** Present (true) when the channel has the optional action `checkNumber` (manifest `numberCheck`). */
+  numberCheck?: true;
 }
 
 /** Event `plugins.changed`: a tenant admin switched a plugin on or off, or the super allowed or disallowed it (`allowed`). */

@@ -46,6 +46,13 @@ describe("validateManifest", () => {
     });
   });
 
+  it("keeps the optional actions a channel declares (receipts, numberCheck) and leaves out the ones declared false", () => {
+    const pkg = good();
+    pkg.platform.channel = { capabilities: ["text"], receipts: true, numberCheck: false };
+    const r = validateManifest(pkg);
+    expect(r.ok && r.manifest.channel).toEqual({ capabilities: ["text"], receipts: true });
+  });
+
   it("accepts a minimal non-channel manifest (optional blocks left out)", () => {
     const r = validateManifest({ name: "r", version: "0.1.0", platform: { id: "report-nps", kind: "report", tier: "PLUS", coreApi: ">=1.0.0 <2", displayName: { "pt-BR": "NPS" } } });
     expect(r.ok).toBe(true);
@@ -96,6 +103,9 @@ describe("validateManifest", () => {
     ["an unknown capability", { channel: { capabilities: ["text", "sticker"] } }, /^platform\.channel\.capabilities\[1\] "sticker" is not one of text, media/],
     ["no capabilities", { channel: { capabilities: [] } }, /^platform\.channel\.capabilities must not be empty/],
     ["a bad channel type", { channel: { capabilities: ["text"], type: "web chat" } }, /^platform\.channel\.type must be/],
+    ["receipts not a boolean", { channel: { capabilities: ["text"], receipts: "yes" } }, /^platform\.channel\.receipts must be true or false/],
+    ["numberCheck not a boolean", { channel: { capabilities: ["text"], numberCheck: 1 } }, /^platform\.channel\.numberCheck must be true or false/],
+    ["an unknown channel field", { channel: { capabilities: ["text"], readReceipts: true } }, /^platform\.channel\.readReceipts is not a channel field \(known: capabilities, type, receipts, numberCheck\)/],
     ["a channel block on another kind", { kind: "report" }, /^platform\.channel is only for plugins of kind channel/],
     ["a misspelt field", { settingSchema: {} }, /^platform\.settingSchema is not a manifest field/],
   ])("refuses %s, naming the field", (_label, patch, re) => {

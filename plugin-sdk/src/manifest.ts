@@ -50,6 +50,13 @@ export interface ChannelManifest {
    * "telegram", …). Default: the id without its "channel-" prefix.
    */
   type?: string;
+  /**
+   * The plugin's service has the optional action `markRead`: the core hands it the provider ids
+   * of inbound messages the agent holding the ticket has read (read receipts, best effort).
+   */
+  receipts?: boolean;
+  /** The plugin's service has the optional action `checkNumber`: whether a phone number has an account on the network. */
+  numberCheck?: boolean;
 }
 
 /** The `platform` block, as written in package.json. */
@@ -91,6 +98,10 @@ export function isCoreApiCompatible(range: string, version: string = CORE_API_VE
   if (typeof range !== "string" || semver.validRange(range) === null) return false;
   return semver.satisfies(version, range);
 }
+
+/** Optional actions a channel declares it has (see ChannelManifest). */
+const CHANNEL_FLAGS = ["receipts", "numberCheck"] as const;
+const CHANNEL_FIELDS: string[] = ["capabilities", "type", ...CHANNEL_FLAGS];
 
 /** The connection type a channel manifest serves (see ChannelManifest.type). */
 export function channelTypeOf(manifest: Pick<PlatformBlock, "id" | "channel">): string {
@@ -180,11 +191,12 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
   if (p.kind === "channel") {
     if (!isObject(p.channel)) errors.push("platform.channel must be an object with capabilities when kind is channel");
     else {
-      for (const k of Object.keys(p.channel)) if (k !== "capabilities" && k !== "type") errors.push(`platform.channel.${k} is not a channel field (known: capabilities, type)`);
+      for (const k of Object.keys(p.channel)) if (!CHANNEL_FIELDS.includes(k)) errors.push(`platform.channel.${k} is not a channel field (known: ${CHANNEL_FIELDS.join(", ")})`);
       checkStringList(errors, "platform.channel.capabilities", p.channel.capabilities, { allowed: CHANNEL_CAPABILITIES, nonEmpty: true });
       if (p.channel.type !== undefined && (!isNonEmptyString(p.channel.type) || !/^[A-Za-z0-9_-]{1,64}$/.test(p.channel.type))) {
         errors.push("platform.channel.type must be 1-64 letters, digits, '-' or '_'");
       }
+      for (const flag of CHANNEL_FLAGS) if (p.channel[flag] !== undefined && typeof p.channel[flag] !== "boolean") errors.push(`platform.channel.${flag} must be true or false`);
     }
   } else if (p.channel !== undefined && (PLUGIN_KINDS as readonly unknown[]).includes(p.kind)) {
     errors.push("platform.channel is only for plugins of kind channel");
@@ -208,6 +220,7 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
   if (p.channel !== undefined) {
     const ch = p.channel as unknown as ChannelManifest;
     manifest.channel = { capabilities: [...ch.capabilities], ...(ch.type !== undefined ? { type: ch.type } : {}) };
+    for (const flag of CHANNEL_FLAGS) if (ch[flag]) manifest.channel[flag] = true;
   }
   return { ok: true, manifest };
 }

@@ -14,6 +14,8 @@ import type { OutboundMessage, SendResult } from "@openatende/plugin-sdk/src/cha
 /** Spec §9: deleting a message is possible for 5 minutes; at most 10 messages are forwarded at once. */
 export const DELETE_WINDOW_MS = 5 * 60 * 1000;
 export const MAX_FORWARD = 10;
+/** Read receipts handed to a channel when the holder opens a ticket: the newest unread only. */
+export const MAX_RECEIPTS = 100;
 export type { MessageRow };
 
 /** Why a connection's plugin may not be used now (plugins.channelFor with a tenant): its sends are refused as ERR_CONNECTION_INACTIVE. */
@@ -34,7 +36,7 @@ const mediaItem = {
  */
 export function createMessagesService(deps: CoreDeps): ServiceSchema {
   const model = defineMessage(deps.sequelize);
-  async function channelService(ctx: Ctx, connectionId: number | null): Promise<{ service: string; connection: { id: number; tenantId: number; type: string } }> {
+  async function channelService(ctx: Ctx, connectionId: number | null): Promise<{ service: string; connection: { id: number; tenantId: number; type: string }; receipts?: boolean }> {
     if (!connectionId) throw new AppError("ERR_NO_DEFAULT_CONNECTION");
     const connection = (await ctx.call("connections.getInternal", { id: connectionId })) as { id: number; tenantId: number; type: string; status: string; pluginMajor?: number | null } | null;
     if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
@@ -42,8 +44,8 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
     const plugin = (await ctx.call("plugins.channelFor", { type: connection.type, tenantId: connection.tenantId, major: connection.pluginMajor ?? undefined }).catch((err: { type?: string }) => {
       if (err.type && STOPPED_BY.includes(err.type)) throw new AppError("ERR_CONNECTION_INACTIVE", { connectionId: connection.id, reason: err.type });
       throw err;
-    })) as { service: string };
-    return { service: plugin.service, connection };
+    })) as { service: string; receipts?: true };
+    return { service: plugin.service, connection, receipts: plugin.receipts === true };
   }
 
   const emit = emitMessage;
@@ -52,6 +54,14 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
     const id = (await ctx.call("contacts.identityFor", { tenantId, contactId, channelType: connectionType })) as string | null;
     if (!id) throw new AppError("ERR_CONTACT_NUMBER_INVALID", { field: "contactId" });
     return id;
+  }
+
+  /** Hands the provider ids read to the connection's channel, when its plugin declares receipts. */
+  async function sendReceipts(ctx: Ctx, ticket: TicketRow, connectionId: number, providerMessageIds: string[]): Promise<void> {
+    const { service, connection, receipts } = await channelService(ctx, connectionId);
+    if (!receipts || connection.tenantId !== ticket.tenantId) return;
+    const externalId = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+    await ctx.call(`${service}.markRead`, { tenantId: ticket.tenantId, connectionId, to: { externalId }, providerMessageIds });
   }
 
   return {
@@ -63,7 +73,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
         access: "user",
         resource: "tickets",
         params: { ...ticketIdParam, pageNumber: { type: "number", integer: true, min: 1, max: 100000, optional: true, convert: true }, pageSize: { type: "number", integer: true, min: 1, max: 100, optional: true, convert: true } },
-        async handler(ctx: Ctx<{ ticketId: number; pageNumber?: number; pageSize?: number }>) {
+        async handler(this: any, ctx: Ctx<{ ticketId: number; pageNumber?: number; pageSize?: number }>) {
           const ticket = (await ctx.call("tickets.visible", { id: ctx.params.ticketId, cached: true })) as TicketRow;
           const pageSize = ctx.params.pageSize ?? 30;
           const pageNumber = ctx.params.pageNumber ?? 1;
@@ -78,8 +88,25 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           const page = rows.slice(0, pageSize).reverse();
           // Read by the agent who holds the ticket; an admin or supervisor looking in leaves it unread for them.
           if (pageNumber === 1 && ticket.unreadMessages > 0 && ticket.userId === ctx.meta.user!.id) {
+            const unread = await model.findAll({
+              attributes: ["connectionId", "providerId"],
+              where: { tenantId: ticket.tenantId, ticketId: ticket.id, read: false, fromMe: false, providerId: { [Op.ne]: null }, connectionId: { [Op.ne]: null } },
+              order: [["providerTs", "DESC"], ["id", "DESC"]],
+              limit: MAX_RECEIPTS,
+            });
             await ctx.call("tickets.markRead", { tenantId: ticket.tenantId, ticketId: ticket.id });
             await model.update({ read: true }, { where: { tenantId: ticket.tenantId, ticketId: ticket.id, read: false, fromMe: false } });
+            // The customer's blue ticks: best effort, never awaited, never failing the list.
+            const byConnection = new Map<number, string[]>();
+            for (const r of unread) {
+              const { connectionId, providerId } = r.get() as MessageRow;
+              byConnection.set(connectionId!, [...(byConnection.get(connectionId!) ?? []), providerId!]);
+            }
+            for (const [connectionId, ids] of byConnection) {
+              sendReceipts(ctx, ticket, connectionId, ids.reverse()).catch((err: Error & { type?: string }) => {
+                this.logger.warn(`ticket ${ticket.id}: read receipts not handed to connection ${connectionId}: ${err.type ?? err.message}`);
+              });
+            }
           }
           return { messages: page.map(view), hasMore, pageNumber, ticket: { id: ticket.id, status: ticket.status } };
         },

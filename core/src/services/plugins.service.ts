@@ -580,6 +580,9 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
             type: p.channelType!,
             capabilities: [...p.manifest.channel!.capabilities],
             settingsSchema: p.manifest.settingsSchema ?? null,
+            // The optional actions the core may call (absent when not declared).
+            ...(p.manifest.channel!.receipts ? { receipts: true as const } : {}),
+            ...(p.manifest.channel!.numberCheck ? { numberCheck: true as const } : {}),
           };
         },
       },

@@ -1,14 +1,18 @@
 /**
  * A good channel plugin for the host's tests: its "provider" is memory. The extra action
- * `receive` plays the provider delivering message `key` (again, for a replay).
+ * `receive` plays the provider delivering message `key` (again, for a replay); `receipts`
+ * answers the read receipts `markRead` was handed (a contact whose id holds "refuse" makes it
+ * throw, after recording). `checkNumber`: numbers ending in an even digit have an account.
  */
+import { Errors } from "moleculer";
 import type { Context } from "moleculer";
-import { ConnectParams, ConnectionRef, ConnectionStatus, SendParams, TestParams, channelActionParams, checkOutbound, definePlugin, inbound, reportStatus } from "@openatende/plugin-sdk";
+import { CheckNumberParams, ConnectParams, ConnectionRef, ConnectionStatus, MarkReadParams, SendParams, TestParams, channelActionParams, checkOutbound, definePlugin, inbound, reportStatus } from "@openatende/plugin-sdk";
 import pkg from "../package.json";
 
 const statuses = new Map<string, ConnectionStatus>();
 const keyOf = (r: ConnectionRef) => `${r.tenantId}:${r.connectionId}`;
 let seq = 0;
+const receipts: MarkReadParams[] = [];
 
 export const fixtureChannelPlugin = definePlugin({
   pkgJson: pkg,
@@ -51,6 +55,29 @@ export const fixtureChannelPlugin = definePlugin({
         params: channelActionParams.test,
         handler(ctx: Context<TestParams>) {
           return { ok: typeof ctx.params.settings.greeting === "string" };
+        },
+      },
+      markRead: {
+        params: channelActionParams.markRead,
+        handler(ctx: Context<MarkReadParams>) {
+          const { tenantId, connectionId, to, providerMessageIds } = ctx.params;
+          receipts.push({ tenantId, connectionId, to: { externalId: to.externalId }, providerMessageIds: [...providerMessageIds] });
+          if (to.externalId.includes("refuse")) throw new Error("fixture: the provider refused the receipts");
+          return { sent: providerMessageIds.length };
+        },
+      },
+      checkNumber: {
+        params: channelActionParams.checkNumber,
+        handler(ctx: Context<CheckNumberParams>) {
+          if (statuses.get(keyOf(ctx.params)) !== "connected") throw new Errors.MoleculerClientError("fixture: not connected", 409, "ERR_SESSION_NOT_INITIALIZED");
+          const exists = Number(ctx.params.number.slice(-1)) % 2 === 0;
+          return exists ? { exists, externalId: ctx.params.number } : { exists };
+        },
+      },
+      receipts: {
+        params: { tenantId: "number" },
+        handler(ctx: Context<{ tenantId: number }>) {
+          return receipts.filter((r) => r.tenantId === ctx.params.tenantId);
         },
       },
       receive: {
