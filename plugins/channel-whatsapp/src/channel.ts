@@ -17,8 +17,10 @@ import {
   reportStatus,
   resolveToken,
   type Caller,
+  type CheckNumberResult,
   type ConnectParams,
   type ConnectionRef,
+  type MarkReadResult,
   type MediaRef,
   type OutboundMessage,
   type PluginContext,
@@ -27,6 +29,8 @@ import {
   type StatusResult,
   type TestResult,
 } from "@openatende/plugin-sdk";
+import { readReceipt } from "./messages";
+import { checkNumber } from "./contacts";
 import { baileys } from "./session/baileys";
 import { alreadyLinked, connectionNotFound, notConnected } from "./session/errors";
 import type { SessionHealth } from "./session/health";
@@ -108,6 +112,53 @@ export class WhatsAppChannel {
       throw notConnected(ref);
     }
     return this.sendLocal(e, to, message, messageId);
+  }
+
+  /**
+   * Read receipts (the customer's blue ticks) on the live socket, forwarded to its owner. Best
+   * effort: a session that is down, an owner away or a socket closing under the call sends
+   * nothing and is no error; nothing is queued for later.
+   */
+  async markRead(ref: ConnectionRef, to: string, providerIds: string[], ctx: AnyCtx): Promise<MarkReadResult> {
+    const e = this.o.manager.local(ref);
+    if (!e) {
+      const holder = await this.o.manager.holder(ref);
+      if (!holder || !this.canForward(holder.nodeId, ctx)) return { sent: 0 };
+      return (await this.forward(ctx, holder.nodeId, "markRead", { ...ref, to: { externalId: to }, providerMessageIds: providerIds }).catch((err: Error) => {
+        this.o.log.warn(`connection ${ref.connectionId}: read receipts not forwarded: ${err.message}`);
+        return { sent: 0 };
+      })) as MarkReadResult;
+    }
+    if (!e.session.isOpen) return { sent: 0 };
+    try {
+      // The stored keys name the chat and, in a group, each message's sender.
+      const { read } = await readReceipt(e.port, e.keys, providerIds);
+      return { sent: read.length };
+    } catch (err) {
+      if (closedUnder(err)) return { sent: 0 };
+      throw err;
+    }
+  }
+
+  /** Whether a number has a WhatsApp account, asked on the live socket (forwarded to its owner). */
+  async checkNumber(ref: ConnectionRef, number: string, ctx: AnyCtx): Promise<CheckNumberResult> {
+    const e = this.o.manager.local(ref);
+    if (!e) {
+      const holder = await this.o.manager.holder(ref);
+      if (holder && this.canForward(holder.nodeId, ctx)) return (await this.forward(ctx, holder.nodeId, "checkNumber", { ...ref, number })) as CheckNumberResult;
+      throw notConnected(ref);
+    }
+    if (!e.session.isOpen) throw notConnected(ref);
+    try {
+      const found = await checkNumber(e.port, number);
+      return { exists: true, externalId: found.externalId };
+    } catch (err) {
+      const x = err as { type?: string; data?: { reason?: string } };
+      // No account is an answer; a malformed number stays the error it is.
+      if (x.type === "ERR_CONTACT_NUMBER_INVALID" && x.data?.reason === "not-on-whatsapp") return { exists: false };
+      if (closedUnder(err)) throw notConnected(ref);
+      throw err;
+    }
   }
 
   async test(settings: Record<string, unknown>): Promise<TestResult> {

@@ -24,9 +24,11 @@ import {
   pluginServiceName,
   type Caller,
   type ChannelCapability,
+  type CheckNumberParams,
   type ConnectParams,
   type ConnectionRef,
   type DefinedPlugin,
+  type MarkReadParams,
   type PluginContext,
   type PluginData,
   type SendParams,
@@ -158,6 +160,20 @@ export function createWhatsAppPlugin(options: WhatsAppPluginOptions = {}): Defin
             const { tenantId, connectionId, to, message, messageId } = ctx.params;
             checkOutbound(CAPABILITIES, message);
             return partsOf(this).channel.send({ tenantId, connectionId }, to.externalId, message, messageId, ctx);
+          },
+        },
+        // Optional actions, declared in package.json (platform.channel.receipts / numberCheck).
+        markRead: {
+          params: channelActionParams.markRead,
+          handler(this: any, ctx: Ctx<MarkReadParams>) {
+            const { tenantId, connectionId, to, providerMessageIds } = ctx.params;
+            return partsOf(this).channel.markRead({ tenantId, connectionId }, to.externalId, providerMessageIds, ctx);
+          },
+        },
+        checkNumber: {
+          params: channelActionParams.checkNumber,
+          handler(this: any, ctx: Ctx<CheckNumberParams>) {
+            return partsOf(this).channel.checkNumber({ tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId }, ctx.params.number, ctx);
           },
         },
         test: {

@@ -18,6 +18,8 @@ import {
   type ChannelCapability,
   type ConnectParams,
   type ConnectionRef,
+  type MarkReadParams,
+  type MarkReadResult,
   type ResolvedToken,
   type SendParams,
   type SendResult,
@@ -115,18 +117,22 @@ export const wuzapiChannelPlugin = definePlugin({
           return channelOf(this).test(ctx.params.settings);
         },
       },
-      /** Marks a chat's messages read on WhatsApp (blue ticks); for the core to call when an agent reads them. */
+      /**
+       * The contract's optional markRead (declared: platform.channel.receipts): the blue ticks the
+       * customer sees. Best effort: a session not connected sends nothing and is no error.
+       * `participant` (wuzapi's Sender, a group message's author) is this plugin's own addition.
+       */
       markRead: {
-        params: {
-          tenantId: { type: "number", integer: true, positive: true, convert: true },
-          connectionId: { type: "number", integer: true, positive: true, convert: true },
-          to: { type: "object", props: { externalId: { type: "string", min: 1, max: 191 } } },
-          providerMessageIds: { type: "array", min: 1, max: 200, items: { type: "string", min: 1, max: 191 } },
-          participant: { type: "string", optional: true, min: 1, max: 191 },
-        },
-        handler(this: any, ctx: Ctx<ConnectionRef & { to: { externalId: string }; providerMessageIds: string[]; participant?: string }>) {
+        params: { ...channelActionParams.markRead, participant: { type: "string", optional: true, min: 1, max: 191 } },
+        async handler(this: any, ctx: Ctx<MarkReadParams & { participant?: string }>): Promise<MarkReadResult> {
           const p = ctx.params;
-          return channelOf(this).markRead({ tenantId: p.tenantId, connectionId: p.connectionId }, p.to.externalId, p.providerMessageIds, p.participant);
+          try {
+            await channelOf(this).markRead({ tenantId: p.tenantId, connectionId: p.connectionId }, p.to.externalId, p.providerMessageIds, p.participant);
+          } catch (err) {
+            if ((err as { type?: string }).type === "ERR_SESSION_NOT_INITIALIZED") return { sent: 0 };
+            throw err;
+          }
+          return { sent: p.providerMessageIds.length };
         },
       },
 

@@ -7,7 +7,7 @@
 import { startCore, createTenant, TestCore, TenantFixture, uid } from "../../../core/test/helpers";
 import type { SendResult } from "@openatende/plugin-sdk";
 import { FakeWuzapi, type FakeRequest } from "./fake-wuzapi";
-import { connectWuzapi, messagesOf, MessageView, statusBecomes, ticketWithMessages, WuzapiConnection } from "./helpers";
+import { connectWuzapi, messagesOf, MessageView, statusBecomes, ticketWithMessages, waitFor, WuzapiConnection } from "./helpers";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 const dataUrl = (mime: string, b: Buffer) => `data:${mime};base64,${b.toString("base64")}`;
@@ -143,9 +143,28 @@ describe("wuzapi outbound, real core", () => {
     expect(r.body).toMatchObject({ status: "failed", failReason: "ERR_MESSAGE_NOT_SENT" });
   });
 
-  it("markRead sends WhatsApp's read receipt for a chat's messages", async () => {
+  it("markRead (the contract's, declared as receipts) sends WhatsApp's read receipt for a chat's messages", async () => {
     const res = await t.core.broker.call("v1.channel-wuzapi.markRead", { tenantId: f.tenantId, connectionId: c.id, to: { externalId: customer.jid }, providerMessageIds: [inboundMessage.providerId] });
-    expect(res).toEqual({ ok: true });
+    expect(res).toEqual({ sent: 1 });
     expect(api.requests.filter((r) => r.token === c.user.token && r.path === "/chat/markread").at(-1)!.body).toEqual({ Id: [inboundMessage.providerId], Chat: customer.jid });
+    expect((await t.core.broker.call("plugins.channelFor", { type: "wuzapi" })) as { receipts?: boolean }).toMatchObject({ receipts: true });
+  });
+
+  it("markRead on a session not connected is best effort: nothing sent, no error", async () => {
+    const other = await connectWuzapi(t, f, api, { name: "WhatsApp sem recibos", linked: true });
+    await api.logoutFromPhone(other.user.token, t.url);
+    await statusBecomes(t, f.admin, other.id, "disconnected");
+    const res = await t.core.broker.call("v1.channel-wuzapi.markRead", { tenantId: f.tenantId, connectionId: other.id, to: { externalId: customer.jid }, providerMessageIds: ["3EB0AAAA"] });
+    expect(res).toEqual({ sent: 0 });
+    expect(api.requests.filter((r) => r.token === other.user.token && r.path === "/chat/markread")).toEqual([]);
+  });
+
+  it("the agent holding the ticket opening it sends the read receipt of the customer's unread messages through wuzapi", async () => {
+    await api.message(c.user.token, { chat: customer.jid, pushName: customer.name, message: { conversation: "Ainda está aí?" } }, { origin: t.url });
+    const unread = await waitFor("the customer's new message", async () => (await messagesOf(t, f.admin, ticketId)).find((m) => m.body === "Ainda está aí?"));
+    const before = api.requests.filter((r) => r.token === c.user.token && r.path === "/chat/markread").length;
+    expect((await t.api.get(`/messages/${ticketId}`, f.agent)).status).toBe(200);
+    const receipt = await waitFor("the read receipt", async () => api.requests.filter((r) => r.token === c.user.token && r.path === "/chat/markread").slice(before)[0]);
+    expect(receipt.body).toMatchObject({ Chat: customer.jid, Id: expect.arrayContaining([unread.providerId]) });
   });
 });

@@ -145,12 +145,19 @@ export class FakeSocket implements WASocketLike {
     return message;
   }
 
-  async readMessages(_keys: WAMessageKey[]): Promise<void> {}
+  /** The keys of each readMessages call (read receipts). */
+  readonly readKeys: WAMessageKey[][] = [];
+  /** Numbers (digits) without an account: onWhatsApp leaves them out of its answer, as Baileys does. */
+  readonly notOnWhatsApp = new Set<string>();
+
+  async readMessages(keys: WAMessageKey[]): Promise<void> {
+    this.readKeys.push(keys);
+  }
   async profilePictureUrl(jid: string): Promise<string | undefined> {
     return `https://pps.whatsapp.net/v/${encodeURIComponent(jid)}.jpg`;
   }
   async onWhatsApp(...phones: string[]): Promise<Array<{ jid: string; exists: boolean }>> {
-    return phones.map((p) => ({ jid: `${p.replace(/\D/g, "")}@s.whatsapp.net`, exists: true }));
+    return phones.filter((p) => !this.notOnWhatsApp.has(p.replace(/\D/g, ""))).map((p) => ({ jid: `${p.replace(/\D/g, "")}@s.whatsapp.net`, exists: true }));
   }
   async groupMetadata(jid: string): Promise<GroupMetadata> {
     return { id: jid, subject: "Grupo", participants: [], owner: undefined } as unknown as GroupMetadata;
