@@ -14,6 +14,7 @@ import { contactMerger, ticketsAction } from "../contacts/merge";
 import { avatarOf, channelContactUpdates } from "../contacts/channel-update";
 import { CONTACT_FIELD_NAMES, ContactFields, GENDERS, MARITAL_STATUSES, fieldErrorToAppError, normaliseContactFields } from "../contacts/fields";
 import { lenientContactNumber, numberMatchKey } from "../contacts/phone";
+import { checkOnWhatsApp } from "../contacts/validate-whatsapp";
 import { CsvFormatError, CsvRow, parseContactsCsv, splitTagNames, toCsv } from "../contacts/csv";
 import type { TagView } from "./tags.service";
 import { TtlCache } from "../tickets/ttl-cache";
@@ -805,6 +806,25 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
           });
           ctx.emit("contacts.updated", { tenantId, contactId: ctx.params.id });
           return (await views(ctx, tenantId, [c], hide))[0];
+        },
+      },
+
+      /** Spec §3 "WhatsApp-validated": the contact's number asked on WhatsApp (contacts/validate-whatsapp.ts). */
+      validateWhatsApp: {
+        rest: "POST /contacts/:id/validate-whatsapp",
+        access: "user",
+        resource: "contacts",
+        params: idParam,
+        async handler(this: any, ctx: Ctx<{ id: number }>) {
+          const c: Contact = await this.findOwned(ctx, ctx.params.id, "ERR_CONTACT_NOT_FOUND");
+          const tenantId = c.get("tenantId") as number;
+          const r = await checkOnWhatsApp(ctx, deps.sequelize, tenantId, c.get("number") as string | null);
+          if (!!c.get("whatsappValidated") !== r.exists) {
+            await c.update({ whatsappValidated: r.exists });
+            ctx.emit("contacts.updated", { tenantId, contactId: ctx.params.id });
+          }
+          if (!r.exists) throw new AppError("ERR_CONTACT_NUMBER_INVALID", { field: "number", reason: "not-on-whatsapp", connectionId: r.connectionId });
+          return (await views(ctx, tenantId, [c], await hiddenFor(ctx)))[0];
         },
       },
 
