@@ -80,6 +80,7 @@ export default {
     document: "Invalid CPF or CNPJ",
     birthday: "The date cannot be in the future",
   },
+  whatsapp: { validated: "Validated on WhatsApp", notValidated: "Not validated on WhatsApp", validate: "Validate on WhatsApp", exists: "The number is on WhatsApp", saveFirst: "Save the number before validating it" },
   genders: { male: "Male", female: "Female", "non-binary": "Non-binary" },
   marital: { single: "Single", married: "Married", divorced: "Divorced", widowed: "Widowed", other: "Other" },
   notes: {

@@ -80,6 +80,7 @@ export default {
     document: "CPF o CNPJ no válido",
     birthday: "La fecha no puede estar en el futuro",
   },
+  whatsapp: { validated: "Validado en WhatsApp", notValidated: "No validado en WhatsApp", validate: "Validar en WhatsApp", exists: "El número tiene WhatsApp", saveFirst: "Guarde el número antes de validarlo" },
   genders: { male: "Masculino", female: "Femenino", "non-binary": "No binario" },
   marital: { single: "Soltero(a)", married: "Casado(a)", divorced: "Divorciado(a)", widowed: "Viudo(a)", other: "Otro" },
   notes: {

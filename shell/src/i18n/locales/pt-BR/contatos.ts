@@ -80,6 +80,7 @@ export default {
     document: "CPF ou CNPJ inválido",
     birthday: "A data não pode estar no futuro",
   },
+  whatsapp: { validated: "Validado no WhatsApp", notValidated: "Não validado no WhatsApp", validate: "Validar no WhatsApp", exists: "O número tem WhatsApp", saveFirst: "Salve o número antes de validá-lo" },
   genders: { male: "Masculino", female: "Feminino", "non-binary": "Não binário" },
   marital: { single: "Solteiro(a)", married: "Casado(a)", divorced: "Divorciado(a)", widowed: "Viúvo(a)", other: "Outro" },
   notes: {

@@ -80,6 +80,7 @@ export default {
     document: "Неверный CPF или CNPJ",
     birthday: "Дата не может быть в будущем",
   },
+  whatsapp: { validated: "Проверен в WhatsApp", notValidated: "Не проверен в WhatsApp", validate: "Проверить в WhatsApp", exists: "Номер есть в WhatsApp", saveFirst: "Сохраните номер перед проверкой" },
   genders: { male: "Мужской", female: "Женский", "non-binary": "Небинарный" },
   marital: { single: "Не в браке", married: "В браке", divorced: "В разводе", widowed: "Вдовец / вдова", other: "Другое" },
   notes: {
