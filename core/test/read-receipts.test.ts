@@ -86,6 +86,19 @@ describe("read receipts (MariaDB)", () => {
     await t?.stop();
   });
 
+  it("accepted and then opened, with no new message: what the customer wrote before the accept is read and handed over", async () => {
+    const ext = `acc-${uid()}`;
+    const first = await inbound(a, ext);
+    const second = await inbound(a, ext, { body: "alguém?" });
+    await accept(first.ticketId, a.admin);
+    expect(await unreadOf(first.ticketId, a.admin)).toBe(0);
+    const opened = await list(first.ticketId, a.admin);
+    expect(opened.status).toBe(200);
+    await waitFor(async () => (await receiptsTo(a, ext)).length > 0);
+    expect((await receiptsTo(a, ext)).map((r) => r.providerMessageIds)).toEqual([[first.providerMessageId, second.providerMessageId]]);
+    expect((await list(first.ticketId, a.admin)).body.messages.filter((m) => !m.fromMe).every((m) => m.read)).toBe(true);
+  });
+
   it("the holder's first open hands the customer's unread ids over once, oldest first; a supervisor looking in hands none", async () => {
     const ext = `cust-${uid()}`;
     // The customer writes while the ticket waits, again once the admin holds it.

@@ -87,14 +87,16 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           const hasMore = rows.length > pageSize;
           const page = rows.slice(0, pageSize).reverse();
           // Read by the agent who holds the ticket; an admin or supervisor looking in leaves it unread for them.
-          if (pageNumber === 1 && ticket.unreadMessages > 0 && ticket.userId === ctx.meta.user!.id) {
+          // Accepting a ticket zeroes its count but reads no message: the page tells what is still unread.
+          const unreadOnPage = page.some((m) => !m.get("fromMe") && !m.get("read"));
+          if (pageNumber === 1 && (ticket.unreadMessages > 0 || unreadOnPage) && ticket.userId === ctx.meta.user!.id) {
             const unread = await model.findAll({
               attributes: ["connectionId", "providerId"],
               where: { tenantId: ticket.tenantId, ticketId: ticket.id, read: false, fromMe: false, providerId: { [Op.ne]: null }, connectionId: { [Op.ne]: null } },
               order: [["providerTs", "DESC"], ["id", "DESC"]],
               limit: MAX_RECEIPTS,
             });
-            await ctx.call("tickets.markRead", { tenantId: ticket.tenantId, ticketId: ticket.id });
+            if (ticket.unreadMessages > 0) await ctx.call("tickets.markRead", { tenantId: ticket.tenantId, ticketId: ticket.id });
             await model.update({ read: true }, { where: { tenantId: ticket.tenantId, ticketId: ticket.id, read: false, fromMe: false } });
             // The customer's blue ticks: best effort, never awaited, never failing the list.
             const byConnection = new Map<number, string[]>();
