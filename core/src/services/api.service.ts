@@ -98,6 +98,8 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
   }
 
   const jsonBody = bodyParser.json({ strict: true, limit: MAX_BODY });
+  /** How much of a refused body is read and thrown away before the connection is cut. */
+  const DRAIN_MAX = 100 * 1024 * 1024;
   const formBody = bodyParser.urlencoded({ extended: true, limit: MAX_BODY });
   /**
    * The four request steps in one route middleware: moleculer-web chains route middlewares
@@ -125,7 +127,25 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
     // A stream route takes the body as it came, unread: its action gets it as ctx.stream (a
     // webhook whose signature covers the exact bytes; a body too large for one packet).
     if ((req as { $streamBody?: boolean }).$streamBody) return done();
-    jsonBody(req, res, (err?: unknown) => (err ? done(err) : formBody(req, res, done)));
+    const parsed = (err?: unknown) => {
+      if (err && (err as { type?: string }).type === "entity.too.large") drainRefused(req);
+      done(err);
+    };
+    jsonBody(req, res, (err?: unknown) => (err ? parsed(err) : formBody(req, res, parsed)));
+  }
+
+  /**
+   * A body refused for its size (the parser stops reading at once when Content-Length says
+   * too much) is read to its end and thrown away, up to a cap, so the client, still uploading,
+   * gets the 413 rather than a connection reset; past the cap the connection is cut.
+   */
+  function drainRefused(req: IncomingMessage) {
+    let seen = 0;
+    req.on("data", (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_MAX) req.destroy();
+    });
+    req.resume();
   }
 
   return {
