@@ -128,7 +128,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
     // webhook whose signature covers the exact bytes; a body too large for one packet).
     if ((req as { $streamBody?: boolean }).$streamBody) return done();
     const parsed = (err?: unknown) => {
-      if (err && (err as { type?: string }).type === "entity.too.large") drainRefused(req);
+      if (err && (err as { type?: string }).type === "entity.too.large") drainRefused(req, res);
       done(err);
     };
     jsonBody(req, res, (err?: unknown) => (err ? parsed(err) : formBody(req, res, parsed)));
@@ -139,7 +139,10 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
    * too much) is read to its end and thrown away, up to a cap, so the client, still uploading,
    * gets the 413 rather than a connection reset; past the cap the connection is cut.
    */
-  function drainRefused(req: IncomingMessage) {
+  function drainRefused(req: IncomingMessage, res: ServerResponse) {
+    // Never reused: a client that stops uploading once it has the answer leaves the rest of
+    // this body where its next request would start.
+    res.setHeader("Connection", "close");
     let seen = 0;
     req.on("data", (chunk: Buffer) => {
       seen += chunk.length;
