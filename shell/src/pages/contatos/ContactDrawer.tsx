@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Avatar, Button, Divider, Drawer, Empty, Form, Input, List, Popconfirm, Select, Skeleton, Space, Tabs, Tag, Typography } from "antd";
-import { CheckCircleOutlined, DeleteOutlined, IdcardOutlined, InstagramOutlined, LinkOutlined, MailOutlined, MinusCircleOutlined, PhoneOutlined, PlusOutlined, SendOutlined, WhatsAppOutlined } from "@ant-design/icons";
+import { DeleteOutlined, IdcardOutlined, InstagramOutlined, LinkOutlined, MailOutlined, MinusCircleOutlined, PhoneOutlined, PlusOutlined, SendOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
 import { ApiError } from "../../api/client";
 import { applyFieldErrors, avatarColor, fieldErrorsOf, formatDateTime, initials } from "../configuracoes/shared";
 import { EMAIL_RE, formatDocument, formatPhone, isValidDocument, looksLikePhone, today } from "./rules";
+import { WhatsAppFlag } from "./WhatsAppFlag";
 import { GENDERS, MARITAL_STATUSES, type ContactNote, type ContactView, type TagOption, type UserOption } from "./types";
 
 interface ContactForm {
@@ -107,21 +108,6 @@ export function ContactDrawer({
     }
   };
 
-  const [checking, setChecking] = useState(false);
-  /** Asks WhatsApp whether the saved number has an account; the answer is the contact's flag. */
-  const validateWhatsApp = async () => {
-    if (!full) return;
-    setChecking(true);
-    try {
-      setFull(await root.api.post<ContactView>(`/contacts/${full.id}/validate-whatsapp`, {}, { successNotice: t("contatos.whatsapp.exists") }));
-    } catch (e) {
-      // Not on WhatsApp: the server unmarked it (the error itself is shown by the client).
-      if (e instanceof ApiError && e.code === "ERR_CONTACT_NUMBER_INVALID") setFull((c) => (c ? { ...c, whatsappValidated: false } : c));
-    } finally {
-      setChecking(false);
-    }
-  };
-
   const tagOptions = tags.filter((x) => x.active || full?.tags.some((c) => c.id === x.id));
   const tagColor = new Map(tags.map((x) => [x.id, x.color]));
   const loading = !!contact && !full;
@@ -145,28 +131,7 @@ export function ContactDrawer({
       >
         <Input autoFocus maxLength={200} placeholder={t("contatos.placeholders.name")} data-testid="contact-name" />
       </Form.Item>
-      {full && (
-        <Space wrap style={{ marginBottom: 16 }} data-testid="contact-whatsapp">
-          {full.whatsappValidated ? (
-            <Tag color="green" icon={<CheckCircleOutlined />} data-testid="contact-whatsapp-flag">
-              {t("contatos.whatsapp.validated")}
-            </Tag>
-          ) : (
-            <Tag data-testid="contact-whatsapp-flag">{t("contatos.whatsapp.notValidated")}</Tag>
-          )}
-          <Button
-            size="small"
-            icon={<WhatsAppOutlined />}
-            loading={checking}
-            disabled={!hidden && !full.number}
-            title={!hidden && !full.number ? t("contatos.whatsapp.saveFirst") : undefined}
-            onClick={validateWhatsApp}
-            data-testid="contact-whatsapp-validate"
-          >
-            {t("contatos.whatsapp.validate")}
-          </Button>
-        </Space>
-      )}
+      {full && <WhatsAppFlag contact={full} hidden={hidden} onChange={setFull} />}
       <div className="oa-form-grid">
         <Form.Item
           name="number"
