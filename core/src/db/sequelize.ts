@@ -28,7 +28,7 @@ export function createSequelize(config: AppConfig, logging: false | ((sql: strin
     waitForSqliteLocks(sequelize);
     return sequelize;
   }
-  return new Sequelize(db.database!, db.username!, db.password, {
+  const sequelize = new Sequelize(db.database!, db.username!, db.password, {
     ...common,
     dialect: "mysql",
     host: db.host,
@@ -37,6 +37,23 @@ export function createSequelize(config: AppConfig, logging: false | ((sql: strin
     dialectOptions: { charset: "utf8mb4", supportBigNumbers: true, dateStrings: false, timezone: "Z" },
     timezone: "+00:00",
   });
+  noRetryInsideTransactions(sequelize);
+  return sequelize;
+}
+
+/**
+ * A deadlock on MariaDB rolls back the whole transaction, and Sequelize marks it finished:
+ * retrying the one statement (the `retry` option above) then fails with "rollback has been
+ * called on this transaction", which hides the deadlock from the code that owns the
+ * transaction and would retry all of it. Inside a transaction a statement runs once; its
+ * deadlock reaches the caller as itself (errno 1213). Statements outside one keep retrying.
+ */
+function noRetryInsideTransactions(sequelize: Sequelize): void {
+  const original = sequelize.query.bind(sequelize) as (sql: unknown, options?: Record<string, unknown>) => Promise<unknown>;
+  (sequelize as unknown as { query: typeof original }).query = (sql, options) => {
+    if (options?.transaction && !options.retry) options.retry = { max: 1 };
+    return original(sql, options);
+  };
 }
 
 /**
