@@ -4,7 +4,7 @@
  * the period's checks and tenant isolation.
  */
 import { startCore, createTenant, TestCore, TenantFixture, Dialect, DIALECTS, uid } from "./helpers";
-import { daysBetween, tzOffsetMinutes } from "../src/tickets/evolution";
+import { daysBetween, tzOffsetMinutes } from "../src/dashboard/evolution";
 
 async function connectWebchat(t: TestCore, f: TenantFixture, queueId: number, name: string) {
   const c = await t.api.post("/connections", { name, type: "channel-webchat", settings: {}, queueId }, f.admin);

@@ -19,7 +19,7 @@ import { migrationLockName, readArchive, sha256Hex } from "@openatende/plugin-sd
 import { runCli } from "@openatende/plugin-sdk/src/cli/testing";
 import { Auth, TestCore, createSuper, startCore, uid } from "./helpers";
 import { startPluginNode, PluginNode } from "./plugin-node";
-import { createPluginsService } from "../src/services/plugins.service";
+import { createPluginsService } from "../src/plugins/plugins.service";
 import { pluginDatabaseName, pluginDataPreparer } from "../src/plugins/data";
 import { transporterForPluginNodes } from "../src/plugins/external";
 

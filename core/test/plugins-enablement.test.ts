@@ -11,7 +11,7 @@ import type { Service } from "moleculer";
 import { io as ioClient, Socket } from "socket.io-client";
 import type { EnabledPlugin, InstalledPlugin, TenantPluginView } from "@openatende/plugin-sdk";
 import { startCore, createTenant, createSuper, signTestLicence, uid, TestCore, TenantFixture, Auth, Res } from "./helpers";
-import { createPluginsService } from "../src/services/plugins.service";
+import { createPluginsService } from "../src/plugins/plugins.service";
 
 const FIXTURES = path.join(__dirname, "fixtures-plugins");
 

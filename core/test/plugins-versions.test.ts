@@ -11,7 +11,7 @@ import * as path from "node:path";
 import type { Service } from "moleculer";
 import type { ChannelForResult, EnabledPlugin, InstalledPlugin, PluginRecord, TenantPluginView } from "@openatende/plugin-sdk";
 import { startCore, createTenant, createSuper, dropDatabase, uid, TestCore, Auth, Res } from "./helpers";
-import { createPluginsService } from "../src/services/plugins.service";
+import { createPluginsService } from "../src/plugins/plugins.service";
 
 const FIXTURES = path.join(__dirname, "fixtures-plugins");
 const V1_ONLY = path.join(FIXTURES, "versions");

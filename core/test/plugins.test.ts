@@ -8,7 +8,7 @@ import * as path from "node:path";
 import type { Service } from "moleculer";
 import { ChannelForResult, EnabledPlugin, InstalledPlugin, PluginRecord, callChannel, runChannelConformance } from "@openatende/plugin-sdk";
 import { startCore, createTenant, createSuper, TestCore, TenantFixture, Res } from "./helpers";
-import { createPluginsService } from "../src/services/plugins.service";
+import { createPluginsService } from "../src/plugins/plugins.service";
 import fixtureChannel from "./fixtures-plugins/channel-fixture/src/service";
 
 const FIXTURES = path.join(__dirname, "fixtures-plugins");

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import type { Service } from "moleculer";
 import type { MarkReadParams } from "@openatende/plugin-sdk";
 import { startCore, createTenant, createSuper, uid, TestCore, TenantFixture, Auth } from "./helpers";
-import { createPluginsService } from "../src/services/plugins.service";
+import { createPluginsService } from "../src/plugins/plugins.service";
 
 const FIXTURES = path.join(__dirname, "fixtures-plugins");
 const AS_FIXTURE = { caller: "v2.channel-fixture" } as never;

@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import type { Service } from "moleculer";
 import { startCore, createTenant, createSuper, uid, TestCore, TenantFixture, Auth, Res } from "./helpers";
-import { createPluginsService } from "../src/services/plugins.service";
+import { createPluginsService } from "../src/plugins/plugins.service";
 
 const FIXTURES = path.join(__dirname, "fixtures-plugins");
 

@@ -6,7 +6,7 @@
  */
 import { getConfig, ConfigError } from "@openatende/config";
 import { createCore } from "../broker";
-import { ensureRedis } from "../redis";
+import { ensureRedis } from "../lib/redis";
 import { seedIfEmpty, DEMO } from "../seed";
 import { PluginNodeSupervisor, transporterForPluginNodes } from "../plugins/external";
 

@@ -7,8 +7,8 @@ import type { Sequelize } from "sequelize";
 import type { CheckNumberResult, ChannelForResult } from "@openatende/plugin-sdk";
 import { AppError } from "../errors/app-error";
 import { isErrorCode } from "../errors/codes";
-import { isPluginAway } from "../plugins/outbox";
-import { hotQuery } from "../tickets/sql";
+import { isPluginAway } from "../channels/outbox";
+import { hotQuery } from "../db/sql";
 import type { Ctx } from "../types";
 
 interface ConnectionLite {

@@ -2,7 +2,7 @@ import { Op, UniqueConstraintError } from "sequelize";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import type { TicketRow } from "../tickets/model";
-import { hotQuery, sqlDateTime } from "../tickets/sql";
+import { hotQuery, sqlDateTime } from "../db/sql";
 import { mediaTypeOf, StoredFile } from "../files/store";
 import type { AckStatus, InboundMessage, MessageChange } from "@openatende/plugin-sdk/src/channel-contract";
 import { ACK_STATUSES } from "@openatende/plugin-sdk/src/channel-contract";

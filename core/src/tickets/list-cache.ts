@@ -1,5 +1,5 @@
 import type { Ctx } from "../types";
-import { TtlCache } from "./ttl-cache";
+import { TtlCache } from "../lib/ttl-cache";
 
 /**
  * What every list call reads and almost never changes: the caller's queues (users service)

@@ -40,7 +40,7 @@ type Meta = { headers?: Record<string, string>; user?: { tenantId?: number } | n
 type Ctx<P = any> = Context<P, Meta>;
 /** The request body of a stream route (Moleculer hands it over as ctx.stream). */
 const bodyOf = (ctx: Ctx): AsyncIterable<unknown> | null => (ctx as unknown as { stream?: AsyncIterable<unknown> | null }).stream ?? null;
-/** A stream route: the gateway leaves the body unread (core/src/services/api.service.ts). */
+/** A stream route: the gateway leaves the body unread (core/src/gateway/api.service.ts). */
 const WEBHOOK_ROUTE = { method: "POST" as const, path: "/wuzapi/:token/webhook", type: "stream" };
 
 const channelOf = (svc: any): WuzapiChannel => svc.channel as WuzapiChannel;

@@ -71,7 +71,7 @@ export interface ConnectionView {
   inactiveReason?: string | null;
 }
 
-/** `${tenantId}:whatsappSession` (core/src/services/connections.service.ts pushStatus). */
+/** `${tenantId}:whatsappSession` (core/src/connections/connections.service.ts pushStatus). */
 interface SessionEvent {
   action?: string;
   session?: { id: number; status: string; qrcode?: string; detail?: string; inactiveReason?: string | null };

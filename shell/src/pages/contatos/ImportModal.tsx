@@ -6,7 +6,7 @@ import { useRoot } from "../../app/context";
 import { ApiError } from "../../api/client";
 import { downloadText } from "./download";
 
-/** GET /contacts/import/:importId (core/src/services/contacts.service.ts importView). */
+/** GET /contacts/import/:importId (core/src/contacts/contacts.service.ts importView). */
 export interface ImportStatus {
   importId: string;
   status: "waiting" | "active" | "completed" | "failed" | "delayed" | "paused" | string;

@@ -1,0 +1,281 @@
+import { randomBytes } from "node:crypto";
+import type { ServiceSchema } from "moleculer";
+import { AppError } from "../errors/app-error";
+import type { CoreDeps } from "../deps";
+import type { Ctx } from "../types";
+import type { TicketRow } from "../tickets/model";
+import { resolveStored, storeFiles, StoredFile } from "../files/store";
+import { TtlCache } from "../lib/ttl-cache";
+import type { MessageView } from "../messages/model";
+import { ackParams, changeParams, checkChange, contactParams, inboundParams, ref } from "./params";
+import { pushInbound } from "./inbound-push";
+import {
+  CONNECTION_STATUSES,
+  AckEvent,
+  ContactUpdateEvent,
+  ContactUpdateResult,
+  InboundMessage,
+  InboundResult,
+  MessageChangeEvent,
+  MessageChangeResult,
+  ResolvedToken,
+  StatusEvent,
+} from "@openatende/plugin-sdk/src/channel-contract";
+import type { IsEnabledResult } from "@openatende/plugin-sdk/src/host-contract";
+import { AVAILABILITY_ERRORS } from "../plugins/plugins.service";
+
+interface ConnectionRow {
+  id: number;
+  tenantId: number;
+  type: string;
+  queueId: number | null;
+  /** The plugin major the connection is pinned to (null: the newest). */
+  pluginMajor: number | null;
+}
+
+interface InboundContact {
+  id: number;
+  name: string;
+  profilePicUrl?: string | null;
+}
+
+/** What an inbound message needs of its ticket (tickets.findActive; openForInbound answers more). */
+type InboundTicket = Pick<TicketRow, "id" | "tenantId" | "contactId" | "connectionId" | "queueId" | "userId" | "status" | "isGroup" | "unreadMessages">;
+
+/** A connection stays this long at most in a process's cache (a safety net: its changes drop it at once). */
+const CONNECTION_TTL_MS = 30_000;
+
+/**
+ * Where channel plugins hand their traffic to the core (the contract's CORE_CHANNEL_ACTIONS):
+ * an inbound message becomes contact → ticket → message → realtime event; acks move a
+ * message's status forward; changes made on the channel (reactions, edits, deletions) and
+ * what it learns of contacts (names, pictures, a LID's phone number) update what is stored;
+ * status reports update the connection. Nothing here knows any particular channel.
+ */
+export function createChannelsService(deps: CoreDeps): ServiceSchema {
+  /**
+   * Connections by id, per process: every inbound message, ack and status report names its
+   * connection, whose tenant, type and queue change rarely. `connections.changed` (create,
+   * update, delete) drops the entry; the handler's own event group makes every node hear it.
+   * Only found connections are kept.
+   */
+  const connections = new TtlCache<number, ConnectionRow | null>(CONNECTION_TTL_MS, 10_000, (row) => row !== null);
+
+  /**
+   * The connection the call is about; a plugin may only speak for its own connections, in the
+   * major they are pinned to, and only while the tenant may use the plugin (allowed, switched
+   * on, within its tier): ERR_CONNECTION_INACTIVE otherwise, with the reason's code.
+   */
+  async function connectionOf(ctx: Ctx<any>, tenantId: number, connectionId: number): Promise<ConnectionRow> {
+    const c = await connections.get(connectionId, async () => {
+      const row = (await ctx.call("connections.getInternal", { id: connectionId })) as ConnectionRow | null;
+      return row ? { id: row.id, tenantId: row.tenantId, type: row.type, queueId: row.queueId ?? null, pluginMajor: row.pluginMajor ?? null } : null;
+    });
+    if (!c || c.tenantId !== tenantId) throw new AppError("ERR_CONNECTION_NOT_FOUND", { connectionId });
+    const caller = ctx.caller ?? "";
+    if (caller && caller.replace(/^v\d+\./, "") !== c.type) throw new AppError("ERR_NO_PERMISSION", { reason: "connection of another channel" });
+    const callerMajor = /^v(\d+)\./.exec(caller)?.[1];
+    if (callerMajor !== undefined && c.pluginMajor !== null && Number(callerMajor) !== c.pluginMajor) {
+      throw new AppError("ERR_NO_PERMISSION", { reason: "connection of another major of the channel", major: c.pluginMajor });
+    }
+    const open = (await ctx.call("plugins.availability", { tenantId, id: c.type, major: c.pluginMajor ?? undefined })) as IsEnabledResult;
+    if (!open.enabled) throw new AppError("ERR_CONNECTION_INACTIVE", { connectionId, reason: AVAILABILITY_ERRORS[open.reason!] });
+    return c;
+  }
+
+  return {
+    name: "channels",
+    events: {
+      "connections.changed": {
+        // A group of its own per service instance: an emitted event reaches one instance per
+        // group, so every node's cache hears of the change.
+        group: `channels-connections-${randomBytes(6).toString("hex")}`,
+        handler(ctx: Ctx<{ connectionId?: number }>) {
+          const id = Number(ctx.params?.connectionId);
+          if (Number.isInteger(id) && id > 0) connections.dropKey(id);
+          else connections.drop();
+        },
+      },
+    },
+    actions: {
+      /**
+       * A message of the channel. Written on the account's own phone (`fromMe`): an agent's
+       * message without a user, no unread count, nobody notified; its ticket is opened as
+       * usual when there is none (pending, or group), read. From a group: the member who
+       * wrote is kept on the message. Imported (the history a channel receives when linked):
+       * stored in place without any realtime event or unread count; with `closeTicket` it
+       * goes to the contact's closed ticket (made closed when there is none) unless the
+       * contact has an active one — thousands of imported messages push nothing.
+       */
+      inbound: {
+        visibility: "public",
+        params: inboundParams,
+        async handler(ctx: Ctx<InboundMessage>): Promise<InboundResult> {
+          const msg = ctx.params;
+          const connection = await connectionOf(ctx, msg.tenantId, msg.connectionId);
+          const identity = {
+            tenantId: msg.tenantId,
+            channelType: connection.type,
+            externalId: msg.from.externalId,
+            name: msg.from.name,
+            phone: msg.from.phone,
+            email: msg.from.email,
+            avatarUrl: msg.from.avatarUrl,
+          };
+
+          // The usual case: a known sender with an active ticket, and nothing to write before
+          // the message itself (no new contact, picture or ticket, no file). The contact's card
+          // (usually cached) and the ticket are read; a replay is then told by the message's
+          // unique key when it is inserted, so it still stores and emits nothing.
+          let contact: InboundContact | null = null;
+          let ticket: InboundTicket | null = null;
+          if (!msg.media?.data) {
+            contact = (await ctx.call("contacts.findInbound", identity)) as InboundContact | null;
+            if (contact) ticket = (await ctx.call("tickets.findActive", { tenantId: msg.tenantId, contactId: contact.id, connectionId: connection.id })) as InboundTicket | null;
+          }
+          if (!contact || !ticket) {
+            // Something is written before the message: a replayed delivery must be told first.
+            // It is answered from what is stored, nothing written, nothing emitted.
+            const known = (await ctx.call("messages.findByProvider", { tenantId: msg.tenantId, connectionId: msg.connectionId, providerId: msg.providerMessageId, slim: true })) as {
+              id: number;
+              ticketId: number;
+            } | null;
+            if (known) return { messageId: Number(known.id), ticketId: known.ticketId, duplicate: true };
+            contact = (await ctx.call("contacts.resolveInbound", { ...identity, slim: true })) as InboundContact;
+            ({ ticket } = (await ctx.call("tickets.openForInbound", {
+              tenantId: msg.tenantId,
+              contactId: contact.id,
+              connectionId: connection.id,
+              queueId: connection.queueId,
+              isGroup: !!msg.isGroup,
+              closed: !!msg.imported?.closeTicket,
+            })) as { ticket: TicketRow; created: boolean });
+          }
+          const open = ticket!;
+
+          let media: (StoredFile & { url?: string }) | undefined;
+          if (msg.media?.data) {
+            [media] = storeFiles(deps.config.dataDir, msg.tenantId, [{ fileName: msg.media.fileName ?? "file", mimeType: msg.media.mimeType, data: msg.media.data }]);
+          } else if (msg.media?.url || msg.media?.path) {
+            // A stored file (the SDK's uploadMedia) must be the tenant's own.
+            if (msg.media.path) resolveStored(deps.config.dataDir, msg.tenantId, msg.media.path);
+            media = { path: msg.media.path ?? "", url: msg.media.url, fileName: msg.media.fileName ?? "file", mimeType: msg.media.mimeType, size: msg.media.size ?? 0 };
+          }
+          const body = msg.body ?? (msg.location ? `${msg.location.latitude},${msg.location.longitude}` : msg.contactCard ? `${msg.contactCard.name} ${msg.contactCard.phone ?? ""}`.trim() : undefined);
+          const stored = (await ctx.call("messages.storeInbound", { msg: { ...msg, body }, ticket: { id: open.id, tenantId: open.tenantId }, contactId: contact.id, media })) as {
+            duplicate: boolean;
+            message: MessageView;
+          };
+          if (stored.duplicate) return { messageId: stored.message.id, ticketId: stored.message.ticketId ?? open.id, duplicate: true };
+
+          // The ticket as the update left it: known from the row just read when nothing else
+          // changed it meanwhile (the update checks that), read again otherwise. A message from
+          // the account's phone reads the ticket, as an agent's reply does.
+          const after = (await ctx.call("tickets.touch", {
+            tenantId: msg.tenantId,
+            ticketId: open.id,
+            body: body ?? media?.fileName ?? "",
+            timestamp: msg.timestamp,
+            incoming: !msg.fromMe,
+            keepUnread: !!msg.imported,
+            expected: { unreadMessages: open.unreadMessages, status: open.status, userId: open.userId, queueId: open.queueId },
+          })) as Partial<InboundTicket> | null;
+          if (!msg.imported) {
+            await pushInbound(ctx, {
+              ticket: { ...open, ...(after ?? {}) } as InboundTicket,
+              contact,
+              message: stored.message,
+              body: body ?? "",
+              isGroup: !!msg.isGroup,
+              fromMe: !!msg.fromMe,
+              hasMedia: !!media,
+            });
+          }
+          return { messageId: stored.message.id, ticketId: open.id, duplicate: false };
+        },
+      },
+
+      resolveToken: {
+        visibility: "public",
+        params: { token: { type: "string", min: 10, max: 64 } },
+        async handler(ctx: Ctx<{ token: string }>): Promise<ResolvedToken | null> {
+          const c = (await ctx.call("connections.byToken", { token: ctx.params.token })) as
+            | (ConnectionRow & { name: string; status: ResolvedToken["status"]; settings: Record<string, unknown> })
+            | null;
+          // A plugin resolves only its own connections' tokens.
+          const caller = (ctx.caller ?? "").replace(/^v\d+\./, "");
+          if (!c || (caller && caller !== c.type)) return null;
+          return { tenantId: c.tenantId, connectionId: c.id, name: c.name, status: c.status, settings: c.settings };
+        },
+      },
+      /**
+       * A delivery report: sent < delivered < read < played, forward only ("failed" only before
+       * any device acknowledged). A group's receipts (`participant`) follow the same rule, so
+       * the message shows the furthest any member reached.
+       */
+      ack: {
+        visibility: "public",
+        params: ackParams,
+        async handler(ctx: Ctx<AckEvent>) {
+          await connectionOf(ctx, ctx.params.tenantId, ctx.params.connectionId);
+          const m = await ctx.call("messages.applyAck", {
+            tenantId: ctx.params.tenantId,
+            connectionId: ctx.params.connectionId,
+            providerId: ctx.params.providerMessageId,
+            status: ctx.params.status,
+            reason: ctx.params.reason,
+          });
+          return { applied: !!m };
+        },
+      },
+
+      /** A reaction, edit or deletion made on the channel to a stored message; idempotent. */
+      change: {
+        visibility: "public",
+        params: changeParams,
+        async handler(ctx: Ctx<MessageChangeEvent>): Promise<MessageChangeResult> {
+          await connectionOf(ctx, ctx.params.tenantId, ctx.params.connectionId);
+          const r = (await ctx.call("messages.applyChange", {
+            tenantId: ctx.params.tenantId,
+            connectionId: ctx.params.connectionId,
+            providerId: ctx.params.providerMessageId,
+            change: checkChange(ctx.params.change),
+          })) as { changed: boolean; message: MessageView } | null;
+          // A reaction or edit of a deleted message changes nothing: not applied.
+          return { applied: !!r && (r.changed || ctx.params.change.type === "delete" || !r.message.isDeleted) };
+        },
+      },
+
+      /**
+       * What the channel learnt of a contact of this connection's type, in this tenant: name
+       * (only over a name that is still the raw number or id), picture (null clears it),
+       * validated on the network, a phone number for a contact without one; with
+       * `previousExternalId`, the contact known by that id merged into this one. Idempotent.
+       */
+      contact: {
+        visibility: "public",
+        params: contactParams,
+        async handler(ctx: Ctx<ContactUpdateEvent>): Promise<ContactUpdateResult> {
+          const connection = await connectionOf(ctx, ctx.params.tenantId, ctx.params.connectionId);
+          const { connectionId: _c, ...update } = ctx.params;
+          return (await ctx.call("contacts.applyChannelUpdate", { ...update, channelType: connection.type })) as ContactUpdateResult;
+        },
+      },
+
+      status: {
+        visibility: "public",
+        params: { ...ref, status: { type: "enum", values: [...CONNECTION_STATUSES] }, qrcode: { type: "string", optional: true, max: 20000 }, detail: { type: "string", optional: true, max: 1000 } },
+        async handler(ctx: Ctx<StatusEvent>) {
+          try {
+            await connectionOf(ctx, ctx.params.tenantId, ctx.params.connectionId);
+          } catch (err) {
+            // A plugin stopping a connection the platform made inactive reports it: not an error, and nothing changes.
+            if ((err as AppError).type === "ERR_CONNECTION_INACTIVE") return { id: ctx.params.connectionId, status: "inactive", ignored: true };
+            throw err;
+          }
+          return ctx.call("connections.setStatus", ctx.params);
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import type { Migration } from "./migration";
+import { m0001 } from "../tenants/migrations/0001-tenants";
+import { m0002 } from "../users/migrations/0002-users";
+import { m0003 } from "../auth/migrations/0003-auth";
+import { m0004 } from "../settings/migrations/0004-settings-queues";
+import { m0005 } from "../contacts/migrations/0005-contacts";
+import { m0006 } from "../connections/migrations/0006-connections";
+import { m0007 } from "../tickets/migrations/0007-tickets-messages";
+import { m0008 } from "../plugins/migrations/0008-plugins";
+import { m0009 } from "../tickets/migrations/0009-list-indexes";
+import { m0010 } from "../plugins/migrations/0010-plugin-enablement-versions";
+import { m0011 } from "../channels/migrations/0011-plugin-outbox";
+import { m0012 } from "../plugins/migrations/0012-marketplace";
+import { m0013 } from "../channels/migrations/0013-outbox-operations";
+import { m0014 } from "../messages/migrations/0014-message-participant";
+
+/** Every migration, in order. A new one goes at the end; an applied one is never edited. */
+export const MIGRATIONS: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014];
+export type { Migration };

@@ -1,0 +1,187 @@
+import { DataTypes, Model, Op, Sequelize, UniqueConstraintError } from "sequelize";
+import type { ServiceSchema } from "moleculer";
+import { tenantDbMixin } from "../db/tenant-db.mixin";
+import { AppError } from "../errors/app-error";
+import type { CoreDeps } from "../deps";
+import type { Ctx } from "../types";
+import { PlanLimits, assertWithinLimit } from "../licence/plans";
+
+interface QueueRow {
+  id: number;
+  tenantId: number;
+  name: string;
+  active: boolean;
+  createdAt?: Date;
+  updatedAt?: Date;
+}
+class Queue extends Model<QueueRow, Partial<QueueRow>> {}
+
+function defineQueue(sequelize: Sequelize): typeof Queue {
+  if (!sequelize.models.Queue) {
+    Queue.init(
+      {
+        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+        tenantId: { type: DataTypes.INTEGER, allowNull: false },
+        name: { type: DataTypes.STRING(100), allowNull: false },
+        active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, modelName: "Queue", tableName: "queues" },
+    );
+  }
+  return sequelize.models.Queue as typeof Queue;
+}
+
+const view = (q: Queue) => {
+  const r = q.get({ plain: true });
+  return { id: r.id, name: r.name, active: !!r.active, createdAt: r.createdAt, updatedAt: r.updatedAt };
+};
+
+/**
+ * Queues (filas) of a tenant. The free plan allows one active queue: the cap is checked when
+ * a queue is created active or re-activated, under a lock on the tenant's row.
+ */
+export function createQueuesService(deps: CoreDeps): ServiceSchema {
+  const model = defineQueue(deps.sequelize);
+
+  async function withActiveCap<T>(ctx: Ctx, tenantId: number, activating: boolean, work: (t: unknown) => Promise<T>): Promise<T> {
+    const limits = activating ? ((await ctx.call("licence.limits", { tenantId })) as PlanLimits) : undefined;
+    return deps.sequelize.transaction(async (transaction) => {
+      if (limits) {
+        if (deps.sequelize.getDialect() === "mysql") {
+          await deps.sequelize.query("SELECT id FROM tenants WHERE id = ? FOR UPDATE", { replacements: [tenantId], transaction });
+        }
+        const current = await model.count({ where: { tenantId, active: true }, transaction });
+        assertWithinLimit(limits, "queues", current);
+      }
+      try {
+        return await work(transaction);
+      } catch (err) {
+        if (err instanceof UniqueConstraintError) throw new AppError("ERR_CONFLICT", { field: "name" });
+        throw err;
+      }
+    });
+  }
+
+  return {
+    name: "queues",
+    mixins: [tenantDbMixin(deps.sequelize, model)],
+    settings: { rest: "/" },
+    actions: {
+      list: {
+        rest: "GET /queues",
+        access: "user",
+        params: {
+          active: { type: "boolean", optional: true, convert: true },
+          /** Targets of a ticket transfer (spec §4): every active queue, by id and name, whoever asks. */
+          transfer: { type: "boolean", optional: true, convert: true },
+        },
+        async handler(this: any, ctx: Ctx<{ active?: boolean; transfer?: boolean }>) {
+          const where: Record<string | symbol, unknown> = { tenantId: this.tenantOf(ctx) };
+          if (ctx.params.transfer) {
+            const rows = await model.findAll({ where: { ...where, active: true }, order: [["name", "ASC"]], attributes: ["id", "name", "active"] });
+            return rows.map((q) => ({ id: q.get("id"), name: q.get("name"), active: true }));
+          }
+          if (ctx.params.active !== undefined) where.active = ctx.params.active;
+          // Spec §6: users see only the queues they belong to; supervisors and admins see all.
+          if (ctx.meta.user!.profile === "user") {
+            const me = (await ctx.call("users.getInternal", { id: ctx.meta.user!.id })) as { queues: number[] } | null;
+            where.id = { [Op.in]: me?.queues ?? [] };
+          }
+          const rows = await model.findAll({ where, order: [["name", "ASC"]] });
+          return rows.map(view);
+        },
+      },
+      get: {
+        rest: "GET /queues/:id",
+        access: "user",
+        resource: "queues",
+        params: { id: { type: "number", integer: true, positive: true, convert: true } },
+        async handler(this: any, ctx: Ctx<{ id: number }>) {
+          const q = await this.findOwned(ctx, ctx.params.id, "ERR_QUEUE_NOT_FOUND");
+          if (ctx.meta.user!.profile === "user") {
+            const me = (await ctx.call("users.getInternal", { id: ctx.meta.user!.id })) as { queues: number[] } | null;
+            if (!me?.queues.includes(ctx.params.id)) throw new AppError("ERR_QUEUE_NOT_FOUND", { id: ctx.params.id });
+          }
+          return view(q);
+        },
+      },
+      create: {
+        rest: "POST /queues",
+        access: "admin",
+        params: { name: { type: "string", min: 1, max: 100, trim: true }, active: { type: "boolean", optional: true, convert: true } },
+        async handler(this: any, ctx: Ctx<{ name: string; active?: boolean }>) {
+          const tenantId = this.tenantOf(ctx);
+          const active = ctx.params.active ?? true;
+          const q = await withActiveCap(ctx, tenantId, active, (transaction) =>
+            model.create({ tenantId, name: ctx.params.name, active }, { transaction: transaction as never }),
+          );
+          ctx.meta.$statusCode = 201;
+          ctx.emit("queues.changed", { tenantId, queueId: q.get("id") });
+          return view(q);
+        },
+      },
+      update: {
+        rest: "PUT /queues/:id",
+        access: "admin",
+        resource: "queues",
+        params: {
+          id: { type: "number", integer: true, positive: true, convert: true },
+          name: { type: "string", min: 1, max: 100, trim: true, optional: true },
+          active: { type: "boolean", optional: true, convert: true },
+        },
+        async handler(this: any, ctx: Ctx<{ id: number; name?: string; active?: boolean }>) {
+          const q: Queue = await this.findOwned(ctx, ctx.params.id, "ERR_QUEUE_NOT_FOUND");
+          const tenantId = q.get("tenantId") as number;
+          const activating = ctx.params.active === true && !q.get("active");
+          const patch: Partial<QueueRow> = {};
+          if (ctx.params.name !== undefined) patch.name = ctx.params.name;
+          if (ctx.params.active !== undefined) patch.active = ctx.params.active;
+          await withActiveCap(ctx, tenantId, activating, (transaction) => q.update(patch, { transaction: transaction as never }));
+          ctx.emit("queues.changed", { tenantId, queueId: q.get("id") });
+          return view(q);
+        },
+      },
+      remove: {
+        rest: "DELETE /queues/:id",
+        access: "admin",
+        resource: "queues",
+        params: { id: { type: "number", integer: true, positive: true, convert: true } },
+        async handler(this: any, ctx: Ctx<{ id: number }>) {
+          const q: Queue = await this.findOwned(ctx, ctx.params.id, "ERR_QUEUE_NOT_FOUND");
+          const tenantId = q.get("tenantId") as number;
+          if (this.broker.registry.hasService("tickets")) {
+            const n = (await ctx.call("tickets.countInQueue", { tenantId, queueId: q.get("id") })) as number;
+            if (n > 0) throw new AppError("ERR_QUEUE_HAS_TICKETS", { count: n });
+          }
+          await q.destroy();
+          // Memberships of a deleted queue would linger in users' queue lists (and make saving
+          // those users fail with ERR_QUEUE_NOT_FOUND).
+          await ctx.call("users.detachQueue", { tenantId, queueId: ctx.params.id });
+          ctx.emit("queues.changed", { tenantId, queueId: ctx.params.id });
+          return { id: ctx.params.id, deleted: true };
+        },
+      },
+
+      // --- internal ---------------------------------------------------------------------------
+      existing: {
+        visibility: "public",
+        params: { tenantId: "number", ids: { type: "array", items: "number" } },
+        async handler(ctx: Ctx<{ tenantId: number; ids: number[] }>) {
+          if (!ctx.params.ids.length) return [];
+          const rows = await model.findAll({ where: { tenantId: ctx.params.tenantId, id: { [Op.in]: ctx.params.ids } }, attributes: ["id"] });
+          return rows.map((r) => r.get("id"));
+        },
+      },
+      createInternal: {
+        visibility: "public",
+        params: { tenantId: "number", name: "string", active: { type: "boolean", optional: true } },
+        async handler(ctx: Ctx<{ tenantId: number; name: string; active?: boolean }>) {
+          const q = await model.create({ tenantId: ctx.params.tenantId, name: ctx.params.name, active: ctx.params.active ?? true });
+          return view(q);
+        },
+      },
+    },
+  };
+}

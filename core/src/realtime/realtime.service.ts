@@ -1,0 +1,168 @@
+import type { Server as HttpServer } from "node:http";
+import { Server as IoServer, Socket } from "socket.io";
+import { createAdapter } from "@socket.io/redis-adapter";
+import Redis from "ioredis";
+import type { ServiceSchema } from "moleculer";
+import type { CoreDeps } from "../deps";
+import type { Ctx } from "../types";
+import { verifyAccessToken } from "../auth/tokens";
+import { readSessionState } from "../auth/session-store";
+import { RealtimePush, rooms } from "./push";
+import type { ErrorCode } from "../errors/codes";
+
+/**
+ * Client settings the shell uses (spec §7, §9): websocket then polling, 10 reconnection
+ * attempts, 5–10 s between them, 20 s connection timeout. Served to the shell by
+ * GET /api/realtime/config so it is written once.
+ */
+export const SOCKET_CLIENT_OPTIONS = {
+  path: "/socket.io",
+  transports: ["websocket", "polling"],
+  reconnection: true,
+  reconnectionAttempts: 10,
+  reconnectionDelay: 5000,
+  reconnectionDelayMax: 10000,
+  timeout: 20000,
+} as const;
+
+/**
+ * Admins in the strict sense (spec §6: profile admin or super, or a support account), without
+ * the supervisors of `rooms.admins`: what only /configuracoes shows — a connection's QR code —
+ * goes here.
+ */
+export const adminOnlyRoom = (tenantId: number) => `${rooms.admins(tenantId)}:strict`;
+
+interface SocketUser {
+  id: number;
+  tenantId: number;
+  profile: string;
+  sessionId: string;
+}
+
+/**
+ * socket.io in the gateway, on the API's own HTTP server. A socket authenticates with the
+ * access token and session id (handshake `auth`), then joins its tenant's rooms: the tenant,
+ * admins (admins and supervisors), its user and each of its queues. Services push with
+ * `pushRealtime(ctx, …)`; in cluster mode the Redis adapter carries an emit to the sockets of
+ * every gateway node.
+ */
+export function createRealtimeService(deps: CoreDeps): ServiceSchema {
+  let io: IoServer | undefined;
+  let pub: Redis | undefined;
+  let sub: Redis | undefined;
+
+  async function authenticate(socket: Socket): Promise<SocketUser> {
+    const auth = (socket.handshake.auth ?? {}) as { token?: string; sessionId?: string };
+    const token = auth.token ?? (socket.handshake.query.token as string | undefined);
+    const sessionId = auth.sessionId ?? (socket.handshake.query.sessionId as string | undefined);
+    if (!token || !sessionId) throw Object.assign(new Error("ERR_SESSION_REQUIRED"), { data: { code: "ERR_SESSION_REQUIRED" } });
+    const v = verifyAccessToken(token, deps.config.jwtSecret);
+    if (!v.ok) {
+      const code = v.reason === "expired" ? "ERR_TOKEN_EXPIRED" : "ERR_TOKEN_INVALID";
+      throw Object.assign(new Error(code), { data: { code } });
+    }
+    if (v.claims.sid !== sessionId) throw Object.assign(new Error("ERR_TOKEN_INVALID"), { data: { code: "ERR_TOKEN_INVALID" } });
+    const state = await readSessionState(deps.redis(), sessionId).catch(() => undefined);
+    if (state && !state.active) throw Object.assign(new Error(state.code), { data: { code: state.code as ErrorCode } });
+    return { id: v.claims.sub, tenantId: v.claims.tid, profile: v.claims.prf, sessionId };
+  }
+
+  return {
+    name: "realtime",
+    dependencies: ["api"],
+    settings: { rest: "/" },
+    events: {
+      "realtime.push"(ctx: Ctx<RealtimePush>) {
+        if (!io) return;
+        const { rooms: targets, event, payload } = ctx.params;
+        io.to(targets).emit(event, payload);
+      },
+      /** An ended session loses its sockets at once. */
+      "auth.sessionEnded"(ctx: Ctx<{ sessionIds: string[] }>) {
+        if (!io) return;
+        for (const sid of ctx.params.sessionIds) io.in(`session:${sid}`).disconnectSockets(true);
+      },
+    },
+    actions: {
+      config: {
+        rest: "GET /realtime/config",
+        access: "public",
+        handler() {
+          return SOCKET_CLIENT_OPTIONS;
+        },
+      },
+      /** Sockets connected to this node (tests, health). */
+      stats: {
+        visibility: "public",
+        async handler() {
+          return { sockets: io ? io.of("/").sockets.size : 0 };
+        },
+      },
+    },
+    async started(this: any) {
+      const api = this.broker.getLocalService("api") as { server?: HttpServer } | undefined;
+      if (!api?.server) {
+        this.logger.warn("realtime: no local API server, socket.io not started");
+        return;
+      }
+      io = new IoServer(api.server, {
+        path: SOCKET_CLIENT_OPTIONS.path,
+        serveClient: false,
+        transports: ["websocket", "polling"],
+        pingInterval: 25000,
+        pingTimeout: 20000,
+        cors: deps.config.corsOrigins.length ? { origin: deps.config.corsOrigins, credentials: true } : undefined,
+      });
+      if (deps.config.mode === "cluster") {
+        pub = new Redis(deps.config.redisUrl);
+        sub = pub.duplicate();
+        io.adapter(createAdapter(pub, sub, { key: `oa-io:${deps.config.namespace}` }));
+      }
+      io.use((socket, next) => {
+        authenticate(socket).then(
+          (user) => {
+            socket.data.user = user;
+            next();
+          },
+          (err: Error & { data?: unknown }) => next(err),
+        );
+      });
+      io.on("connection", async (socket) => {
+        const u = socket.data.user as SocketUser;
+        const join = [rooms.tenant(u.tenantId), rooms.user(u.tenantId, u.id), `session:${u.sessionId}`];
+        if (["admin", "super", "supervisor"].includes(u.profile)) join.push(rooms.admins(u.tenantId));
+        if (["admin", "super"].includes(u.profile)) join.push(adminOnlyRoom(u.tenantId));
+        try {
+          const me = (await this.broker.call("users.getInternal", { id: u.id })) as { queues: number[]; tenantId: number } | null;
+          if (!me || me.tenantId !== u.tenantId) {
+            socket.disconnect(true);
+            return;
+          }
+          for (const q of me.queues ?? []) join.push(rooms.queue(u.tenantId, q));
+          if ((me as { isSupport?: boolean }).isSupport) join.push(rooms.admins(u.tenantId), adminOnlyRoom(u.tenantId));
+        } catch (err) {
+          this.logger.warn(`realtime: could not read user ${u.id}: ${(err as Error).message}`);
+        }
+        await socket.join(join);
+        // A logout (or a login elsewhere) that landed while this socket was joining missed it:
+        // read the session's state again now that the socket is in its session room.
+        const state = await readSessionState(deps.redis(), u.sessionId).catch(() => undefined);
+        if (state && !state.active) {
+          socket.disconnect(true);
+          return;
+        }
+        socket.emit("ready", { userId: u.id, tenantId: u.tenantId, rooms: join.length });
+      });
+    },
+    async stopped() {
+      if (io) {
+        // Not io.close(): that would close the API's HTTP server, which the api service owns.
+        io.disconnectSockets(true);
+        io.engine.close();
+        io = undefined;
+      }
+      pub?.disconnect();
+      sub?.disconnect();
+    },
+  };
+}

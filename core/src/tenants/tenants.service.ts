@@ -1,0 +1,267 @@
+import { DataTypes, Model, Op, Sequelize } from "sequelize";
+import type { ServiceSchema } from "moleculer";
+import { tenantDbMixin } from "../db/tenant-db.mixin";
+import { containsCI } from "../db/search";
+import { AppError } from "../errors/app-error";
+import type { CoreDeps } from "../deps";
+import { Ctx, isSuper } from "../types";
+import { isValidDocument, normaliseDocument } from "../licence/document";
+
+export interface TenantRow {
+  id: number;
+  name: string;
+  status: "active" | "inactive" | "deleted";
+  document: string | null;
+  resellerId: number | null;
+  maxUsers: number | null;
+  maxConnections: number | null;
+  licenseToken: string | null;
+  timezone: string;
+  termsAccepted: boolean;
+  termsAcceptedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export class Tenant extends Model<TenantRow, Partial<TenantRow>> {}
+
+export function defineTenant(sequelize: Sequelize): typeof Tenant {
+  if (sequelize.models.Tenant) return sequelize.models.Tenant as typeof Tenant;
+  Tenant.init(
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      name: { type: DataTypes.STRING(120), allowNull: false },
+      status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: "active" },
+      document: { type: DataTypes.STRING(14), allowNull: true },
+      resellerId: { type: DataTypes.INTEGER, allowNull: true },
+      maxUsers: { type: DataTypes.INTEGER, allowNull: true },
+      maxConnections: { type: DataTypes.INTEGER, allowNull: true },
+      licenseToken: { type: DataTypes.TEXT, allowNull: true },
+      timezone: { type: DataTypes.STRING(64), allowNull: false, defaultValue: "America/Sao_Paulo" },
+      termsAccepted: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+      termsAcceptedAt: { type: DataTypes.DATE, allowNull: true },
+      createdAt: DataTypes.DATE,
+      updatedAt: DataTypes.DATE,
+    },
+    { sequelize, modelName: "Tenant", tableName: "tenants" },
+  );
+  return Tenant;
+}
+
+/** Now, to the second: MariaDB's DATETIME keeps no fraction, so the answer matches what a later read returns. */
+const nowToSecond = () => new Date(Math.floor(Date.now() / 1000) * 1000);
+
+function validTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The public view of a tenant: the licence token stays inside. */
+export function tenantView(t: Tenant) {
+  const r = t.get({ plain: true });
+  return {
+    id: r.id,
+    name: r.name,
+    status: r.status,
+    document: r.document,
+    resellerId: r.resellerId,
+    maxUsers: r.maxUsers,
+    maxConnections: r.maxConnections,
+    timezone: r.timezone,
+    termsAccepted: !!r.termsAccepted,
+    termsAcceptedAt: r.termsAcceptedAt,
+    hasLicense: !!r.licenseToken,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+
+const tenantFields = {
+  name: { type: "string", min: 2, max: 120, trim: true },
+  document: { type: "string", optional: true, nullable: true, max: 20 },
+  maxUsers: { type: "number", integer: true, min: 1, optional: true, nullable: true, convert: true },
+  maxConnections: { type: "number", integer: true, min: 0, optional: true, nullable: true, convert: true },
+  timezone: { type: "string", optional: true, max: 64 },
+  status: { type: "enum", values: ["active", "inactive"], optional: true },
+};
+
+/**
+ * Tenants: CRUD for the platform (super) level; a tenant's own admin reads its tenant and
+ * answers the terms of use. Another tenant's id answers 404.
+ */
+export function createTenantsService(deps: CoreDeps): ServiceSchema {
+  const model = defineTenant(deps.sequelize);
+
+  async function loadVisible(ctx: Ctx, id: number): Promise<Tenant> {
+    const u = ctx.meta.user!;
+    if (!isSuper(u) && u.tenantId !== id) throw new AppError("ERR_TENANT_NOT_FOUND", { id });
+    const t = await model.findOne({ where: { id, status: { [Op.ne]: "deleted" } } });
+    if (!t) throw new AppError("ERR_TENANT_NOT_FOUND", { id });
+    return t;
+  }
+
+  function checkFields(p: { document?: string | null; timezone?: string }) {
+    if (p.document && !isValidDocument(p.document)) throw new AppError("ERR_VALIDATION", { field: "document", rule: "document" });
+    if (p.timezone && !validTimeZone(p.timezone)) throw new AppError("ERR_VALIDATION", { field: "timezone", rule: "any" });
+  }
+
+  return {
+    name: "tenants",
+    mixins: [tenantDbMixin(deps.sequelize, model)],
+    settings: { rest: "/" },
+    actions: {
+      list: {
+        rest: "GET /tenants",
+        access: "super",
+        params: {
+          searchParam: { type: "string", optional: true, max: 120 },
+          pageNumber: { type: "number", integer: true, min: 1, max: 1_000_000, optional: true, convert: true },
+          pageSize: { type: "number", integer: true, min: 1, max: 200, optional: true, convert: true },
+        },
+        async handler(ctx: Ctx<{ searchParam?: string; pageNumber?: number; pageSize?: number }>) {
+          const { searchParam, pageNumber = 1, pageSize = 50 } = ctx.params;
+          const where: Record<string | symbol, unknown> = { status: { [Op.ne]: "deleted" } };
+          const { rows, count } = await model.findAndCountAll({
+            where: searchParam ? { [Op.and]: [where, containsCI("name", searchParam)] } : where,
+            order: [["name", "ASC"]],
+            limit: pageSize,
+            offset: (pageNumber - 1) * pageSize,
+          });
+          return { tenants: rows.map(tenantView), count, hasMore: pageNumber * pageSize < count };
+        },
+      },
+      get: {
+        rest: "GET /tenants/:id",
+        access: "user",
+        resource: "tenants",
+        params: { id: { type: "number", integer: true, positive: true, convert: true } },
+        async handler(ctx: Ctx<{ id: number }>) {
+          return tenantView(await loadVisible(ctx, ctx.params.id));
+        },
+      },
+      create: {
+        rest: "POST /tenants",
+        access: "super",
+        params: { ...tenantFields },
+        async handler(ctx: Ctx<Partial<TenantRow>>) {
+          checkFields(ctx.params);
+          const t = await model.create({
+            name: ctx.params.name!,
+            document: ctx.params.document ? normaliseDocument(ctx.params.document) : null,
+            maxUsers: ctx.params.maxUsers ?? null,
+            maxConnections: ctx.params.maxConnections ?? null,
+            timezone: ctx.params.timezone ?? "America/Sao_Paulo",
+            status: ctx.params.status ?? "active",
+            resellerId: ctx.meta.user!.tenantId,
+          });
+          ctx.meta.$statusCode = 201;
+          return tenantView(t);
+        },
+      },
+      update: {
+        rest: "PUT /tenants/:id",
+        access: "super",
+        resource: "tenants",
+        params: {
+          id: { type: "number", integer: true, positive: true, convert: true },
+          ...Object.fromEntries(Object.entries(tenantFields).map(([k, v]) => [k, { ...v, optional: true }])),
+        },
+        async handler(ctx: Ctx<Partial<TenantRow> & { id: number }>) {
+          const t = await loadVisible(ctx, ctx.params.id);
+          checkFields(ctx.params);
+          const patch: Partial<TenantRow> = {};
+          for (const k of ["name", "maxUsers", "maxConnections", "timezone", "status"] as const) {
+            if (ctx.params[k] !== undefined) (patch as Record<string, unknown>)[k] = ctx.params[k];
+          }
+          if (ctx.params.document !== undefined) patch.document = ctx.params.document ? normaliseDocument(ctx.params.document) : null;
+          if (patch.status === "inactive" && t.get("id") === ctx.meta.user!.tenantId) {
+            throw new AppError("ERR_NO_PERMISSION", { reason: "own-tenant" });
+          }
+          await t.update(patch);
+          if (patch.status === "inactive") await ctx.call("auth.revokeTenantSessions", { tenantId: t.get("id"), reason: "tenant_inactive" });
+          ctx.broadcast("tenants.changed", { tenantId: t.get("id") });
+          return tenantView(t);
+        },
+      },
+      remove: {
+        rest: "DELETE /tenants/:id",
+        access: "super",
+        resource: "tenants",
+        params: { id: { type: "number", integer: true, positive: true, convert: true } },
+        async handler(ctx: Ctx<{ id: number }>) {
+          const t = await loadVisible(ctx, ctx.params.id);
+          if (t.get("id") === ctx.meta.user!.tenantId) throw new AppError("ERR_NO_PERMISSION", { reason: "own-tenant" });
+          // Tenant data is kept for audit and recovery; the tenant disappears and its sessions end.
+          await t.update({ status: "deleted" });
+          await ctx.call("auth.revokeTenantSessions", { tenantId: t.get("id"), reason: "tenant_inactive" });
+          ctx.broadcast("tenants.changed", { tenantId: t.get("id") });
+          return { id: t.get("id"), deleted: true };
+        },
+      },
+      termsAcceptance: {
+        rest: "PUT /tenants/:id/terms-acceptance",
+        access: "admin",
+        resource: "tenants",
+        params: {
+          id: { type: "number", integer: true, positive: true, convert: true },
+          accepted: { type: "boolean", convert: true },
+        },
+        async handler(ctx: Ctx<{ id: number; accepted: boolean }>) {
+          const u = ctx.meta.user!;
+          // Terms are answered by the tenant's own admins, even at the super level.
+          if (u.tenantId !== ctx.params.id) throw new AppError("ERR_TENANT_NOT_FOUND", { id: ctx.params.id });
+          const t = await loadVisible(ctx, ctx.params.id);
+          await t.update(
+            ctx.params.accepted ? { termsAccepted: true, termsAcceptedAt: nowToSecond() } : { termsAccepted: false, termsAcceptedAt: null },
+          );
+          if (!ctx.params.accepted) {
+            // Rejecting the terms ends the caller's access until they are accepted.
+            await ctx.call("auth.revokeSession", { sessionId: u.sessionId, reason: "terms_rejected" });
+          }
+          return tenantView(t);
+        },
+      },
+
+      // --- internal actions (no REST) -----------------------------------------------------
+      getInternal: {
+        visibility: "public",
+        params: { id: { type: "number", integer: true, positive: true, convert: true } },
+        async handler(ctx: Ctx<{ id: number }>) {
+          const t = await model.findByPk(ctx.params.id);
+          return t ? t.get({ plain: true }) : null;
+        },
+      },
+      setLicenseToken: {
+        visibility: "public",
+        params: { id: "number", token: { type: "string", nullable: true } },
+        async handler(ctx: Ctx<{ id: number; token: string | null }>) {
+          const [n] = await model.update({ licenseToken: ctx.params.token }, { where: { id: ctx.params.id } });
+          if (!n) throw new AppError("ERR_TENANT_NOT_FOUND", { id: ctx.params.id });
+          return true;
+        },
+      },
+      createInternal: {
+        visibility: "public",
+        params: { name: "string", document: { type: "string", optional: true }, timezone: { type: "string", optional: true } },
+        async handler(ctx: Ctx<{ name: string; document?: string; timezone?: string }>) {
+          const t = await model.create({
+            name: ctx.params.name,
+            document: ctx.params.document ? normaliseDocument(ctx.params.document) : null,
+            timezone: ctx.params.timezone ?? "America/Sao_Paulo",
+          });
+          return t.get({ plain: true });
+        },
+      },
+      count: {
+        visibility: "public",
+        async handler() {
+          return model.count();
+        },
+      },
+    },
+  };
+}
