@@ -3,7 +3,7 @@ const preset = require("./config/jest/preset.cjs");
 /** One jest run over every workspace; browser tests (Playwright) run separately. */
 module.exports = {
   ...preset,
-  roots: ["<rootDir>/config", "<rootDir>/core", "<rootDir>/plugin-sdk", "<rootDir>/plugins", "<rootDir>/marketplace", "<rootDir>/shell"],
+  roots: ["<rootDir>/config", "<rootDir>/contracts", "<rootDir>/core", "<rootDir>/plugin-sdk", "<rootDir>/plugins", "<rootDir>/marketplace", "<rootDir>/shell"],
   testMatch: ["**/?(*.)test.ts"],
   testTimeout: 60000,
   globalSetup: "<rootDir>/core/test/global-setup.ts",

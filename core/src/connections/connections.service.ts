@@ -1,4 +1,5 @@
 import { DataTypes, Model, Op, Sequelize, UniqueConstraintError } from "sequelize";
+import { confirmsDeletion } from "@openatende/contracts/connections";
 import type { ServiceSchema } from "moleculer";
 import Validator from "fastest-validator";
 import { randomBytes } from "node:crypto";
@@ -74,8 +75,6 @@ function defineConnection(sequelize: Sequelize): typeof Connection {
 }
 
 /** Words that confirm a deletion besides the connection's own name (spec §5: EXCLUIR / DELETE). */
-export const DELETE_WORDS = ["EXCLUIR", "DELETE", "ELIMINAR", "УДАЛИТЬ"];
-
 interface ChannelPlugin {
   id: string;
   service: string;
@@ -278,7 +277,7 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
           const c: Connection = await this.findOwned(ctx, ctx.params.id, "ERR_CONNECTION_NOT_FOUND");
           const row = c.get({ plain: true }) as ConnectionRow;
           const typed = (ctx.params.confirmation ?? "").trim();
-          if (!typed || (!DELETE_WORDS.includes(typed.toUpperCase()) && typed !== row.name)) {
+          if (!confirmsDeletion(typed, row.name)) {
             throw new AppError("ERR_CONNECTION_DELETE_CONFIRMATION", { field: "confirmation" });
           }
           // Stop the channel first; a plugin that is gone must not keep the row alive.

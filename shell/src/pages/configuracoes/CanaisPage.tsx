@@ -1,4 +1,5 @@
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type HTMLAttributes, type ReactNode } from "react";
+import { confirmsDeletion } from "@openatende/contracts/connections";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import {
@@ -81,8 +82,6 @@ interface SessionEvent {
 const INACTIVE_REASONS = ["ERR_PLUGIN_DISABLED", "ERR_PLUGIN_NOT_ALLOWED", "ERR_LICENSE_TIER_REQUIRED", "ERR_PLUGIN_VERSION_UNAVAILABLE", "ERR_PLUGIN_NOT_FOUND", "ERR_PLUGIN_UNAVAILABLE"];
 
 /** Words the API accepts to confirm a deletion besides the connection's name. */
-const DELETE_WORDS = ["EXCLUIR", "DELETE", "ELIMINAR", "УДАЛИТЬ"];
-
 const STATUS_BADGE: Record<string, "success" | "processing" | "warning" | "error" | "default"> = {
   connected: "success",
   connecting: "processing",
@@ -629,7 +628,7 @@ function DeleteConnectionModal({ connection, onClose, onDeleted }: { connection:
   const [typed, setTyped] = useState("");
   const [busy, setBusy] = useState(false);
   const v = typed.trim();
-  const ok = !!v && (DELETE_WORDS.includes(v.toUpperCase()) || v === connection.name);
+  const ok = confirmsDeletion(v, connection.name);
   const submit = async () => {
     if (!ok) return;
     setBusy(true);
