@@ -1,4 +1,5 @@
 import { DataTypes, Model, Op, Sequelize, UniqueConstraintError, WhereOptions } from "sequelize";
+import { startsWith } from "../db/search";
 import type { ServiceSchema } from "moleculer";
 import { tenantDbMixin } from "../db/tenant-db.mixin";
 import { AppError } from "../errors/app-error";
@@ -208,8 +209,7 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
           ];
           if (ctx.params.scope) and.push({ scope: ctx.params.scope });
           const q = ctx.params.searchParam ? normaliseKey(ctx.params.searchParam) : "";
-          // A literal prefix (no LIKE wildcards to escape, the same on SQLite and MariaDB).
-          if (q) and.push(Sequelize.where(Sequelize.fn("SUBSTR", Sequelize.col("key"), 1, q.length), q));
+          if (q) and.push(startsWith("key", q));
           const rows = await model.findAll({ where: { [Op.and]: and }, order: [["key", "ASC"], ["id", "ASC"]], limit: 2000 });
           return views(rows);
         },

@@ -8,6 +8,7 @@ import { ACTIVE_STATUSES, LogType, Ticket, TicketRow, TicketStatus, TICKET_STATU
 import { listPage, ListedRow } from "./list-query";
 import { createListCache } from "./list-cache";
 import { hotQuery, sqlDateTime } from "../db/sql";
+import { searchText } from "../db/search";
 import { formatProtocol, ProtocolFormat } from "./protocol";
 import { pushRealtime, ticketRooms, visibilityOf } from "../realtime/push";
 
@@ -258,7 +259,8 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
               const names = await summaries(ctx, tenantId, contactIds);
               contactIds = contactIds.filter((id) => fold(names.get(id)?.name ?? "").includes(fold(search)));
             }
-            protocolOrId = { protocol: search, id: /^\d{1,9}$/.test(search) ? Number(search) : null };
+            // The list's SQL takes replacements, written into its text: see searchText.
+            protocolOrId = { protocol: searchText(search), id: /^\d{1,9}$/.test(search) ? Number(search) : null };
           }
           const page = await listPage({
             tenantId,
