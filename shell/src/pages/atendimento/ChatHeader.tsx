@@ -23,7 +23,7 @@ import type { Ticket } from "../../stores/tickets";
 import type { Attendance } from "./attendance";
 import { ChannelIcon, ContactAvatar } from "./TicketRow";
 import { TransferModal } from "./TransferModal";
-import { colorFor } from "./format";
+import { avatarColor } from "../../ui/person";
 
 /**
  * The pane's header: who the contact is, the ticket's protocol, queue and holder, and the
@@ -132,7 +132,7 @@ export const ChatHeader = observer(function ChatHeader({
               : t(`atendimento.status.${ticket.status}`)}
           </span>
           {queue ? (
-            <span className="oa-queue-chip" style={{ ["--chip" as string]: colorFor(queue.id) }}>
+            <span className="oa-queue-chip" style={{ ["--chip" as string]: avatarColor(queue.id) }}>
               <i />
               {queue.name}
             </span>

@@ -8,7 +8,7 @@ import { useRoot } from "../../app/context";
 import type { Ticket } from "../../stores/tickets";
 import type { Attendance } from "./attendance";
 import { ContactAvatar } from "./TicketRow";
-import { colorFor } from "./format";
+import { avatarColor } from "../../ui/person";
 
 interface ContactFull {
   id: number;
@@ -151,7 +151,7 @@ const ContactInfo = observer(function ContactInfo({ a, ticket }: { a: Attendance
             <dt>{t("atendimento.contact.queue")}</dt>
             <dd>
               {queue ? (
-                <span className="oa-queue-chip" style={{ ["--chip" as string]: colorFor(queue.id) }}>
+                <span className="oa-queue-chip" style={{ ["--chip" as string]: avatarColor(queue.id) }}>
                   <i />
                   {queue.name}
                 </span>

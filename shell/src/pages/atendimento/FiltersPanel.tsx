@@ -4,7 +4,7 @@ import { Button, Checkbox, Divider, Switch } from "antd";
 import { useRoot } from "../../app/context";
 import { DEFAULT_FILTER, type AttendanceFilter } from "../../stores/session";
 import type { Attendance } from "./attendance";
-import { colorFor } from "./format";
+import { avatarColor } from "../../ui/person";
 
 /** How many filters differ from the defaults (the filter button's badge). */
 export function activeFilterCount(f: AttendanceFilter, supervisor: boolean): number {
@@ -35,7 +35,7 @@ export const FiltersPanel = observer(function FiltersPanel({ a, onClose }: { a: 
           <Checkbox.Group value={f.queuesIds} onChange={(v) => set({ queuesIds: (v as number[]).map(Number) })} className="oa-filters-queues">
             {queues.map((q) => (
               <Checkbox key={q.id} value={q.id}>
-                <span className="oa-queue-dot" style={{ background: colorFor(q.id) }} />
+                <span className="oa-queue-dot" style={{ background: avatarColor(q.id) }} />
                 {q.name}
               </Checkbox>
             ))}

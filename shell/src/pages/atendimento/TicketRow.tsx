@@ -17,7 +17,7 @@ import {
   PaperClipOutlined,
 } from "@ant-design/icons";
 import type { Ticket } from "../../stores/tickets";
-import { colorFor, initials } from "./format";
+import { avatarColor, initials } from "../../ui/person";
 
 /** The icon of a connection's channel type (plugin ids such as channel-webchat, or the spec's names). */
 export function ChannelIcon({ type }: { type?: string }) {
@@ -34,7 +34,7 @@ export function ChannelIcon({ type }: { type?: string }) {
 
 export function ContactAvatar({ id, name, size = 44, group }: { id: number; name?: string; size?: number; group?: boolean }) {
   return (
-    <span className="oa-avatar" style={{ width: size, height: size, background: colorFor(id), fontSize: Math.round(size * 0.38) }} aria-hidden>
+    <span className="oa-avatar" style={{ width: size, height: size, background: avatarColor(id), fontSize: Math.round(size * 0.38) }} aria-hidden>
       {group ? <TeamOutlined /> : initials(name)}
     </span>
   );
@@ -106,7 +106,7 @@ export const TicketRow = memo(function TicketRow({ t, active, labels, onOpen }: 
         <div className="oa-ticket-line oa-ticket-meta">
           <span className="oa-ticket-tags">
             {labels.queueName ? (
-              <span className="oa-queue-chip" style={{ ["--chip" as string]: colorFor(t.queueId ?? 0) }}>
+              <span className="oa-queue-chip" style={{ ["--chip" as string]: avatarColor(t.queueId ?? 0) }}>
                 <i />
                 {labels.queueName}
               </span>

@@ -7,7 +7,7 @@ import { useRoot } from "../../app/context";
 import { ApiError } from "../../api/client";
 import type { Ticket } from "../../stores/tickets";
 import type { Attendance } from "./attendance";
-import { colorFor } from "./format";
+import { avatarColor } from "../../ui/person";
 
 /**
  * Transfer to a queue and/or a user (spec §4). A user or a queue must be chosen; the API
@@ -97,7 +97,7 @@ export const TransferModal = observer(function TransferModal({ a, ticket, open, 
             }))}
             optionRender={(o) => (
               <span>
-                <span className="oa-queue-dot" style={{ background: colorFor(Number(o.value)) }} />
+                <span className="oa-queue-dot" style={{ background: avatarColor(Number(o.value)) }} />
                 {o.label}
                 {o.value === ticket.queueId ? <em className="oa-muted"> · {t("atendimento.transfer.current")}</em> : null}
               </span>

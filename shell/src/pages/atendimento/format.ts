@@ -1,20 +1,4 @@
-/** Small display helpers of the attendance screen: initials, colours, times, sizes. */
-
-const PALETTE = ["#0a7d4f", "#2563eb", "#9333ea", "#db2777", "#ea580c", "#0891b2", "#4f46e5", "#65a30d", "#c2410c", "#0d9488", "#7c3aed", "#be123c"];
-
-/** A stable colour for an id (avatars, queues: queues carry no colour of their own). */
-export function colorFor(id: number | string): string {
-  const n = typeof id === "number" ? id : [...id].reduce((a, c) => (a * 31 + c.charCodeAt(0)) >>> 0, 7);
-  return PALETTE[Math.abs(n) % PALETTE.length];
-}
-
-export function initials(name: string | null | undefined): string {
-  const parts = (name ?? "").trim().split(/\s+/).filter(Boolean);
-  if (!parts.length) return "?";
-  const first = [...parts[0]][0] ?? "";
-  const last = parts.length > 1 ? ([...parts[parts.length - 1]][0] ?? "") : "";
-  return (first + last).toUpperCase();
-}
+/** Small display helpers of the attendance screen: times, sizes, links (colours and initials: ui/person.ts). */
 
 const startOfDay = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
 

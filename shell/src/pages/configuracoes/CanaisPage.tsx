@@ -49,7 +49,9 @@ import { useRoot } from "../../app/context";
 import type { RootStore } from "../../app/root";
 import { runtimeFor } from "../../plugins/remotes";
 import type { EnabledPlugin } from "../../plugins/registry";
-import { SectionHeader, applyFieldErrors, fieldErrorsOf, formatDateTime } from "./shared";
+import { SectionHeader } from "../../ui/SectionHeader";
+import { applyFieldErrors, fieldErrorsOf } from "../../ui/api-errors";
+import { formatDateTime } from "../../ui/format";
 import type { QueueView } from "./FilasPage";
 
 export interface ConnectionView {

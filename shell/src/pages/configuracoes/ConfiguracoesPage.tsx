@@ -3,7 +3,7 @@ import { ApiOutlined, MessageOutlined, PartitionOutlined, TagsOutlined, TeamOutl
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useNavigate } from "react-router-dom";
-import "./settings.css";
+import "../../ui/kit.css";
 
 /** The settings children this shell implements, in menu order. */
 export const SETTINGS_SECTIONS: Array<{ key: string; icon: ReactNode }> = [

@@ -5,7 +5,11 @@ import { Button, Card, ColorPicker, Empty, Form, Input, Modal, Space, Switch, Ta
 import { DeleteOutlined, EditOutlined, PlusOutlined, SearchOutlined, TagsOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
 import { ApiError } from "../../api/client";
-import { PRESET_COLORS, SectionHeader, applyFieldErrors, formatDateTime, useNamedRows } from "./shared";
+import { PRESET_COLORS } from "../../ui/colors";
+import { SectionHeader } from "../../ui/SectionHeader";
+import { applyFieldErrors } from "../../ui/api-errors";
+import { formatDateTime } from "../../ui/format";
+import { useNamedRows } from "../../ui/named-rows";
 
 export interface TagView {
   id: number;

@@ -4,7 +4,11 @@ import { useTranslation } from "react-i18next";
 import { Alert, Button, Card, Empty, Form, Input, Modal, Space, Switch, Table, Tag } from "antd";
 import { PartitionOutlined, PlusOutlined, SearchOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { EditDeleteActions, SectionHeader, applyFieldErrors, formatDateTime, useNamedRows } from "./shared";
+import { EditDeleteActions } from "../../ui/EditDeleteActions";
+import { SectionHeader } from "../../ui/SectionHeader";
+import { applyFieldErrors } from "../../ui/api-errors";
+import { formatDateTime } from "../../ui/format";
+import { useNamedRows } from "../../ui/named-rows";
 
 export interface QueueView {
   id: number;

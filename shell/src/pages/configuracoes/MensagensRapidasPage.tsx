@@ -4,7 +4,9 @@ import { useTranslation } from "react-i18next";
 import { Button, Card, Empty, Form, Input, Modal, Segmented, Select, Table, Tag, Typography } from "antd";
 import { GlobalOutlined, MessageOutlined, PartitionOutlined, PlusOutlined, SearchOutlined, UserOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { EditDeleteActions, SectionHeader, applyFieldErrors } from "./shared";
+import { EditDeleteActions } from "../../ui/EditDeleteActions";
+import { SectionHeader } from "../../ui/SectionHeader";
+import { applyFieldErrors } from "../../ui/api-errors";
 import type { QueueView } from "./FilasPage";
 
 type Scope = "global" | "queue" | "personal";

@@ -4,7 +4,9 @@ import { useTranslation } from "react-i18next";
 import { Alert, Avatar, Badge, Button, Card, Empty, Form, Input, Modal, Select, Space, Switch, Table, Tag, Tooltip, Typography } from "antd";
 import { DeleteOutlined, EditOutlined, LockOutlined, MailOutlined, PhoneOutlined, SearchOutlined, TeamOutlined, UserAddOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { SectionHeader, applyFieldErrors, avatarColor, initials } from "./shared";
+import { SectionHeader } from "../../ui/SectionHeader";
+import { applyFieldErrors } from "../../ui/api-errors";
+import { avatarColor, initials } from "../../ui/person";
 import type { QueueView } from "./FilasPage";
 
 type Profile = "user" | "supervisor" | "admin" | "super";

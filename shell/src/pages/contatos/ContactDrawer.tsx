@@ -4,7 +4,9 @@ import { Avatar, Button, Divider, Drawer, Empty, Form, Input, List, Popconfirm, 
 import { DeleteOutlined, IdcardOutlined, InstagramOutlined, LinkOutlined, MailOutlined, MinusCircleOutlined, PhoneOutlined, PlusOutlined, SendOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
 import { ApiError } from "../../api/client";
-import { applyFieldErrors, avatarColor, fieldErrorsOf, formatDateTime, initials } from "../configuracoes/shared";
+import { applyFieldErrors, fieldErrorsOf } from "../../ui/api-errors";
+import { avatarColor, initials } from "../../ui/person";
+import { formatDateTime } from "../../ui/format";
 import { EMAIL_RE, formatDocument, formatPhone, isValidDocument, looksLikePhone, today } from "./rules";
 import { WhatsAppFlag } from "./WhatsAppFlag";
 import { GENDERS, MARITAL_STATUSES, type ContactNote, type ContactView, type TagOption, type UserOption } from "./types";

@@ -15,13 +15,15 @@ import {
   UserAddOutlined,
 } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { SectionHeader, avatarColor, formatDateTime, initials } from "../configuracoes/shared";
+import { SectionHeader } from "../../ui/SectionHeader";
+import { avatarColor, initials } from "../../ui/person";
+import { formatDateTime } from "../../ui/format";
 import { ContactDrawer } from "./ContactDrawer";
 import { ImportModal } from "./ImportModal";
 import { downloadText } from "./download";
 import { formatPhone } from "./rules";
 import type { ContactPage, ContactView, TagOption, UserOption } from "./types";
-import "../configuracoes/settings.css";
+import "../../ui/kit.css";
 
 /** Spec §5/§9: a contact search needs at least 2 letters. */
 const SEARCH_MIN = 2;

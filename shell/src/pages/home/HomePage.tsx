@@ -5,7 +5,8 @@ import { Avatar, Button, Card, Empty, Progress, Segmented, Skeleton, Table, Tag,
 import { CheckCircleOutlined, ClockCircleOutlined, CustomerServiceOutlined, HourglassOutlined, InboxOutlined, ReloadOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
 import { Donut, EvolutionChart, SERIES, Sparkline, StackedBar, STATUS_COLORS } from "./charts";
-import { colorFor, duration, greetingKey, lastWeek, PERIODS, periodRange, type PeriodKey } from "./format";
+import { avatarColor, initials } from "../../ui/person";
+import { duration, greetingKey, lastWeek, PERIODS, periodRange, type PeriodKey } from "./format";
 import { MassActions, type Named } from "./MassActions";
 import "./home.css";
 
@@ -254,7 +255,7 @@ const HomePage = observer(function HomePage() {
             <ul className="oa-channels" data-testid="channels">
               {view.evolution.byConnection.slice(0, 6).map((c) => {
                 const name = c.name ?? t("home.channels.noConnection");
-                const color = colorFor(name);
+                const color = avatarColor(c.connectionId ?? name);
                 return (
                   <li key={String(c.connectionId)}>
                     <span className="oa-channel-dot" style={{ background: color }} />
@@ -322,8 +323,8 @@ const HomePage = observer(function HomePage() {
                 const name = r.name ?? `#${r.userId}`;
                 return (
                   <span className="oa-person">
-                    <Avatar size={30} style={{ background: colorFor(name) }}>
-                      {name.slice(0, 1).toUpperCase()}
+                    <Avatar size={30} style={{ background: avatarColor(r.userId ?? name) }}>
+                      {initials(name)}
                     </Avatar>
                     <strong>{name}</strong>
                   </span>

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Avatar, Button, Card, Empty, Form, Modal, Popconfirm, Select, Space, Table, Tag, Typography } from "antd";
 import { CheckCircleOutlined, SwapOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { colorFor } from "./format";
+import { avatarColor, initials } from "../../ui/person";
 import { STATUS_COLORS } from "./charts";
 
 interface TicketRow {
@@ -147,8 +147,8 @@ export function MassActions({ users, queues, onChanged, version }: { users: Name
               const name = r.contact?.name ?? `#${r.id}`;
               return (
                 <span className="oa-person">
-                  <Avatar size={30} src={r.contact?.profilePicUrl || undefined} style={{ background: colorFor(name) }}>
-                    {name.slice(0, 1).toUpperCase()}
+                  <Avatar size={30} src={r.contact?.profilePicUrl || undefined} style={{ background: avatarColor(r.contact?.id ?? name) }}>
+                    {initials(name)}
                   </Avatar>
                   <span className="oa-person-text">
                     <strong>{name}</strong>

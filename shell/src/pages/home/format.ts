@@ -63,11 +63,3 @@ export function greetingKey(now = new Date()): "morning" | "afternoon" | "evenin
   const h = now.getHours();
   return h < 12 ? "morning" : h < 18 ? "afternoon" : "evening";
 }
-
-/** A stable colour for a person or a channel, from its name. */
-export function colorFor(seed: string): string {
-  const palette = ["#0a7d4f", "#2563eb", "#7c3aed", "#db2777", "#d97706", "#0891b2", "#4f46e5", "#65a30d", "#dc2626", "#0d9488"];
-  let h = 0;
-  for (const c of seed) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-  return palette[h % palette.length];
-}

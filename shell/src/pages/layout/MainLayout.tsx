@@ -25,6 +25,7 @@ import { AntdProvider } from "../../app/AntdProvider";
 import { useRoot } from "../../app/context";
 import type { RootStore } from "../../app/root";
 import { LOCALES } from "../../i18n/resources";
+import { initials } from "../../ui/person";
 import "./layout.css";
 
 const COLLAPSED_KEY = "oa-menu-collapsed";
@@ -67,11 +68,6 @@ function useUnread(root: RootStore): number {
     };
   }, [tenantId]);
   return count;
-}
-
-function initials(name: string): string {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  return ((parts[0]?.[0] ?? "") + (parts.length > 1 ? parts[parts.length - 1][0] : "")).toUpperCase() || "?";
 }
 
 function Logo({ compact }: { compact: boolean }) {

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Button, Card, Empty, Input, Select, Table, Tag, Tooltip } from "antd";
 import { AppstoreOutlined, ReloadOutlined, SearchOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { SectionHeader } from "../configuracoes/shared";
+import { SectionHeader } from "../../ui/SectionHeader";
 import { localName } from "./logic";
 import PluginDrawer from "./PluginDrawer";
 import { InstalledBadge, KindIcon, TierTag, useKindLabel } from "./shared";

@@ -6,7 +6,7 @@ import { useSearchParams } from "react-router-dom";
 import CatalogueTab from "./CatalogueTab";
 import TenantsTab from "./TenantsTab";
 import PublishersTab from "./PublishersTab";
-import "../configuracoes/settings.css";
+import "../../ui/kit.css";
 import "./marketplace.css";
 
 const TABS: Array<{ key: string; icon: ReactNode; render: () => ReactNode }> = [

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Alert, Button, Drawer, Empty, Modal, Skeleton, Space, Tabs, Tag, Tooltip, Typography } from "antd";
 import { ArrowUpOutlined, CloudDownloadOutlined, DeleteOutlined, HistoryOutlined, WarningOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { formatDateTime } from "../configuracoes/shared";
+import { formatDateTime } from "../../ui/format";
 import { formatBytes, localName, versionAction, type VersionAction } from "./logic";
 import { MarkdownText } from "./MarkdownText";
 import { InstalledBadge, KindIcon, TierTag, useKindLabel } from "./shared";

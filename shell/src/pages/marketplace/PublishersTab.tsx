@@ -3,7 +3,9 @@ import { useTranslation } from "react-i18next";
 import { Alert, Button, Card, Empty, Form, Input, Modal, Table, Tag, Tooltip, Typography } from "antd";
 import { CheckOutlined, CopyOutlined, KeyOutlined, PlusOutlined, SafetyCertificateOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { SectionHeader, applyFieldErrors, formatDateTime } from "../configuracoes/shared";
+import { SectionHeader } from "../../ui/SectionHeader";
+import { applyFieldErrors } from "../../ui/api-errors";
+import { formatDateTime } from "../../ui/format";
 import type { Publisher } from "./types";
 
 /** A publisher token, shown once: copy it now or rotate it later. */

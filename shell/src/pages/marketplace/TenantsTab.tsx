@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Badge, Button, Card, Empty, Segmented, Select, Table, Tag, Tooltip, Typography } from "antd";
 import { BankOutlined, ReloadOutlined, WarningOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { SectionHeader } from "../configuracoes/shared";
+import { SectionHeader } from "../../ui/SectionHeader";
 import { decisionOf, decisionValue, localName, type Decision } from "./logic";
 import { KindIcon, TierTag } from "./shared";
 import type { TenantPluginView, TenantSummary } from "./types";

@@ -3,11 +3,11 @@ import { useTranslation } from "react-i18next";
 import { Card, Empty, Grid, Switch, Table, Tag, Tooltip, Typography } from "antd";
 import { AppstoreOutlined, LockOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { SectionHeader } from "../configuracoes/shared";
+import { SectionHeader } from "../../ui/SectionHeader";
 import { localName, moduleBlock } from "../marketplace/logic";
 import { KindIcon, TierTag, useKindLabel } from "../marketplace/shared";
 import type { TenantModule } from "../marketplace/types";
-import "../configuracoes/settings.css";
+import "../../ui/kit.css";
 import "../marketplace/marketplace.css";
 
 /**
