@@ -7,7 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import { createConnection } from "mysql2/promise";
-import type { ServiceSchema } from "moleculer";
+import type { ServiceSchema, LoggerConfig, Loggers } from "moleculer";
 import { loadConfig, AppConfig } from "@openatende/config";
 import { createCore, Core } from "../src/broker";
 import { generateLicenceKeys, signLicence, loadPrivateKey } from "../src/licence/token";
@@ -35,6 +35,8 @@ export interface StartOptions {
   dialect?: Dialect;
   env?: Record<string, string>;
   services?: ServiceSchema[];
+  /** The core's Moleculer logger (default: none); a test that reads the logs passes its own. */
+  logger?: LoggerConfig | Loggers.Base<Loggers.Base.LoggerOptions>;
 }
 
 export async function startCore(opts: StartOptions = {}): Promise<TestCore> {
@@ -64,7 +66,7 @@ export async function startCore(opts: StartOptions = {}): Promise<TestCore> {
     ...opts.env,
   };
   const config = loadConfig(env);
-  const core = createCore({ config, logger: false });
+  const core = createCore({ config, logger: (opts.logger as LoggerConfig | undefined) ?? false });
   for (const s of opts.services ?? []) core.broker.createService(s);
   await core.start();
   const api = core.broker.getLocalService("api") as unknown as { server: { address(): { port: number } } };

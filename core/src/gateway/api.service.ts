@@ -32,6 +32,24 @@ function clientIp(req: IncomingMessage, trustProxy: boolean): string {
   return req.socket.remoteAddress ?? "?";
 }
 
+/** moleculer-web's warning for an answer without `ctx.meta.$location` (its own words, for 201 only). */
+const NO_LOCATION_201 = "The 'ctx.meta.$location' is missing for status code '201'";
+
+/**
+ * moleculer-web warns on every 201 that sets no Location header. Our 201 answers carry the
+ * created row (with its id) in the body, which is what every client reads, and RFC 9110
+ * §15.3.2 lets a 201 go without Location; the warning said nothing an operator could act on
+ * and was most of a busy node's log (1,466 lines in a short run). Only that line is dropped:
+ * a 3xx without a Location still warns.
+ */
+export function quietCreated(logger: { warn: (...args: unknown[]) => void }) {
+  const warn = logger.warn.bind(logger);
+  logger.warn = (...args: unknown[]) => {
+    if (typeof args[0] === "string" && args[0].startsWith(NO_LOCATION_201)) return;
+    warn(...args);
+  };
+}
+
 /**
  * The HTTP API (moleculer-web) under /api. Routes come from the `rest` of each service's
  * actions (auto aliases), so a route is declared beside its handler. This service owns
@@ -240,6 +258,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
       },
     },
     created(this: any) {
+      quietCreated(this.logger);
       const uiDirs = new Map<string, { dir: string | null; at: number }>();
       this.uiDirs = uiDirs;
       const uiDirOf = async (id: string): Promise<string | null> => {
