@@ -1,6 +1,5 @@
 import type { Context } from "moleculer";
 import type { Locale } from "./errors/catalogue";
-import type { Tier } from "./licence/tiers";
 
 /** Stored profiles. "super" is the platform level that manages tenants. */
 export const PROFILES = ["user", "supervisor", "admin", "super"] as const;
@@ -42,37 +41,5 @@ export function isSuper(u: Pick<AuthUser, "profile" | "isMaster"> | undefined): 
   return !!u && (u.profile === "super" || u.isMaster);
 }
 
-/**
- * Who may call an action through the API.
- * - "public": anyone, no token;
- * - "user": any authenticated user (the default for routed actions);
- * - "supervisor": supervisors and admins;
- * - "admin": admin status (admin, super, support);
- * - "super": the platform level (super profile or master flag).
- */
-export type Access = "public" | "user" | "supervisor" | "admin" | "super";
-
-declare module "moleculer" {
-  // Project-wide action options, checked by the access and licence middlewares.
-  interface ActionSchema {
-    access?: Access;
-    tier?: Tier;
-    /**
-     * The resource a routed action with a path parameter works on (tenant-isolation test
-     * fixtures); "own" when the parameter names something of the caller's own tenant (a
-     * settings key), not another tenant's object; "public" when it is a public key such as
-     * a web-chat widget token.
-     */
-    resource?: string;
-    /**
-     * "public": other sites may call it from a browser (CORS `*`, cross-origin resource
-     * policy). Only for anonymous actions (`access: "public"`): no credentials are involved.
-     */
-    cors?: "public";
-    /**
-     * Request headers (lower-case names) the gateway hands the action in `ctx.meta.headers`,
-     * e.g. a webhook's signature header. Only these: an action sees no other header.
-     */
-    headers?: string[];
-  }
-}
+/** The gateway's action options (`access`, `tier`, `resource`, `cors`, `headers`) are declared in the SDK, where plugins read them. */
+export type { Access, ActionOptions } from "@openatende/plugin-sdk";

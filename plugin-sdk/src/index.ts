@@ -12,3 +12,4 @@ export * from "./media-transfer";
 export * from "./conformance";
 export * from "./archive";
 export * from "./data";
+export * from "./action-options";
