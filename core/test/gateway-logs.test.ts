@@ -8,7 +8,7 @@ import { startCore, createTenant, TestCore, TenantFixture } from "./helpers";
 /** A Moleculer logger that keeps warn and worse in memory. */
 class CaptureLogger extends Loggers.Base<Loggers.Base.LoggerOptions> {
   lines: string[] = [];
-  getLogHandler(bindings: { mod: string }) {
+  override getLogHandler(bindings: { mod: string }) {
     return (level: string, args: unknown[]) => {
       if (["fatal", "error", "warn"].includes(level)) this.lines.push(`${level} ${bindings.mod}: ${args.map((a) => (a instanceof Error ? a.message : String(a))).join(" ")}`);
     };

@@ -12,6 +12,7 @@ import { checkPassword, DUMMY_HASH, hashPassword, isStrongPassword } from "./pas
 import { withinLoginHours } from "./login-hours";
 import { randomToken, sha256, signAccessToken, verifyAccessToken } from "./tokens";
 import { hit } from "./rate-limit";
+import { lockUserRow } from "../db/row-locks";
 import { SessionState, writeSessionState } from "./session-store";
 import { normalisePhone } from "../users/users.service";
 
@@ -347,9 +348,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
         const ended = await deps.sequelize.transaction(async (transaction) => {
           // Concurrent logins of one user queue on the user's row: without it, on MariaDB two
           // transactions take the same gap lock, then deadlock on their inserts (answering 500).
-          if (deps.sequelize.getDialect() === "mysql") {
-            await deps.sequelize.query("SELECT id FROM users WHERE id = ? FOR UPDATE", { replacements: [user.id], transaction });
-          }
+          await lockUserRow(deps.sequelize, user.id, transaction);
           const open = await SessionModel.findAll({ where: { userId: user.id, revokedAt: null }, attributes: ["id"], transaction });
           const ids = open.map((s) => s.get("id") as string);
           if (ids.length) {

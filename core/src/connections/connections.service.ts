@@ -8,6 +8,7 @@ import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import { Ctx, isAdmin } from "../types";
 import { jsonColumn } from "../db/json-column";
+import { lockTenantRow } from "../db/row-locks";
 import { PlanLimits, assertWithinLimit } from "../licence/plans";
 import { pushRealtime } from "../realtime/push";
 import { adminOnlyRoom } from "../realtime/realtime.service";
@@ -201,9 +202,7 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
           await checkQueue(ctx, tenantId, p.queueId);
           const limits = (await ctx.call("licence.limits", { tenantId })) as PlanLimits;
           const created = await deps.sequelize.transaction(async (transaction) => {
-            if (deps.sequelize.getDialect() === "mysql") {
-              await deps.sequelize.query("SELECT id FROM tenants WHERE id = ? FOR UPDATE", { replacements: [tenantId], transaction });
-            }
+            await lockTenantRow(deps.sequelize, tenantId, transaction);
             assertWithinLimit(limits, "connections", await model.count({ where: { tenantId }, transaction }));
             const first = (await model.count({ where: { tenantId }, transaction })) === 0;
             if (p.isDefault) await model.update({ isDefault: false }, { where: { tenantId }, transaction });

@@ -19,6 +19,7 @@ import { CsvFormatError, CsvRow, parseContactsCsv, splitTagNames, toCsv } from "
 import type { TagView } from "../tags/tags.service";
 import { TtlCache } from "../lib/ttl-cache";
 import { hotQuery } from "../db/sql";
+import { lockTenantRow } from "../db/row-locks";
 
 /** Bull queue that runs CSV imports (one job per file). */
 export const IMPORT_QUEUE = "contacts-import";
@@ -163,7 +164,7 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
   }
 
   async function lockTenant(tenantId: number, transaction: Transaction) {
-    if (mysql()) await deps.sequelize.query("SELECT id FROM tenants WHERE id = ? FOR UPDATE", { replacements: [tenantId], transaction });
+    await lockTenantRow(deps.sequelize, tenantId, transaction);
   }
 
   async function tagIdsOf(contactIds: number[]): Promise<Map<number, number[]>> {

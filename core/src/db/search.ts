@@ -9,8 +9,9 @@ import { Sequelize, WhereOptions } from "sequelize";
  * U+FFFD, which is what both drivers store for them, so the same text is looked for on both.
  */
 export function searchText(value: string): string {
-  return value.replace(/\0/g, "").toWellFormed();
+  return value.replace(/\0/g, "").replace(LONE_SURROGATE, "\uFFFD");
 }
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * Case-insensitive "contains" that treats every character literally (no LIKE wildcards, no

@@ -5,6 +5,7 @@ import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { PlanLimits, assertWithinLimit } from "../licence/plans";
+import { lockTenantRow } from "../db/row-locks";
 
 interface QueueRow {
   id: number;
@@ -49,9 +50,7 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
     const limits = activating ? ((await ctx.call("licence.limits", { tenantId })) as PlanLimits) : undefined;
     return deps.sequelize.transaction(async (transaction) => {
       if (limits) {
-        if (deps.sequelize.getDialect() === "mysql") {
-          await deps.sequelize.query("SELECT id FROM tenants WHERE id = ? FOR UPDATE", { replacements: [tenantId], transaction });
-        }
+        await lockTenantRow(deps.sequelize, tenantId, transaction);
         const current = await model.count({ where: { tenantId, active: true }, transaction });
         assertWithinLimit(limits, "queues", current);
       }

@@ -8,6 +8,7 @@ import { defineUserModels, User, UserRow, UserConfigs } from "./model";
 import { hashPassword, isStrongPassword } from "../auth/password";
 import { validLoginHours, LoginHours } from "../auth/login-hours";
 import { containsCI } from "../db/search";
+import { lockTenantRow } from "../db/row-locks";
 import { PlanLimits, assertWithinLimit } from "../licence/plans";
 
 /** Phone numbers are kept as digits only (country + area code + number). */
@@ -185,7 +186,7 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
           // for the last seat cannot both get it.
           const limits = (await ctx.call("licence.limits", { tenantId })) as PlanLimits;
           const created = await deps.sequelize.transaction(async (transaction) => {
-            await this.lockTenant(tenantId, transaction);
+            await lockTenantRow(deps.sequelize, tenantId, transaction);
             const current = await UserModel.count({ where: { tenantId, ...live, isSupport: false }, transaction });
             assertWithinLimit(limits, "users", current);
             try {
@@ -487,11 +488,6 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
       },
     },
     methods: {
-      async lockTenant(tenantId: number, transaction: unknown) {
-        if (deps.sequelize.getDialect() === "mysql") {
-          await deps.sequelize.query("SELECT id FROM tenants WHERE id = ? FOR UPDATE", { replacements: [tenantId], transaction: transaction as never });
-        }
-      },
       async checkQueues(ctx: Ctx, tenantId: number, queues: number[]) {
         if (!queues.length) return;
         const found = (await ctx.call("queues.existing", { tenantId, ids: queues })) as number[];
