@@ -6,15 +6,15 @@ import type { ErrorCode } from "../errors/codes";
 import { uiText, resolveLocale } from "../errors/catalogue";
 import type { CoreDeps } from "../deps";
 import type { Ctx, Profile } from "../types";
-import type { UserRow } from "../users/model";
-import type { TenantRow } from "../tenants/tenants.service";
+import type { UserRow } from "../users/contract";
+import type { TenantRow } from "../tenants/contract";
 import { checkPassword, DUMMY_HASH, hashPassword, isStrongPassword } from "./password";
 import { withinLoginHours } from "./login-hours";
 import { randomToken, sha256, signAccessToken, verifyAccessToken } from "./tokens";
 import { hit } from "./rate-limit";
 import { lockUserRow } from "../db/row-locks";
 import { SessionState, writeSessionState } from "./session-store";
-import { normalisePhone } from "../users/users.service";
+import { normalisePhone } from "../users/contract";
 
 interface SessionRow {
   id: string;

@@ -22,7 +22,7 @@ import {
   StatusEvent,
 } from "@openatende/plugin-sdk/src/channel-contract";
 import type { IsEnabledResult } from "@openatende/plugin-sdk/src/host-contract";
-import { AVAILABILITY_ERRORS } from "../plugins/plugins.service";
+import { AVAILABILITY_ERRORS } from "../plugins/availability";
 
 interface ConnectionRow {
   id: number;

@@ -11,8 +11,8 @@ import { jsonColumn } from "../db/json-column";
 import { lockTenantRow } from "../db/row-locks";
 import { PlanLimits, assertWithinLimit } from "../licence/plans";
 import { pushRealtime } from "../realtime/push";
-import { adminOnlyRoom } from "../realtime/realtime.service";
-import { AVAILABILITY_ERRORS } from "../plugins/plugins.service";
+import { adminOnlyRoom } from "../realtime/push";
+import { AVAILABILITY_ERRORS } from "../plugins/availability";
 import type { IsEnabledResult } from "@openatende/plugin-sdk";
 
 export interface ConnectionRow {

@@ -16,7 +16,7 @@ import { CONTACT_FIELD_NAMES, ContactFields, GENDERS, MARITAL_STATUSES, fieldErr
 import { lenientContactNumber, numberMatchKey } from "./phone";
 import { checkOnWhatsApp } from "./validate-whatsapp";
 import { CsvFormatError, CsvRow, parseContactsCsv, splitTagNames, toCsv } from "./csv";
-import type { TagView } from "../tags/tags.service";
+import type { TagView } from "../tags/contract";
 import { TtlCache } from "../lib/ttl-cache";
 import { hotQuery } from "../db/sql";
 import { lockTenantRow } from "../db/row-locks";

@@ -5,7 +5,7 @@ import type { ServiceSchema } from "moleculer";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
-import type { TenantRow } from "../tenants/tenants.service";
+import type { TenantRow } from "../tenants/contract";
 import { LicenceCheck, LicenceErrorCode, loadPublicKey, verifyLicence } from "./token";
 import { Tier, tierRank } from "./tiers";
 import { PlanLimits, freePlanLimits } from "./plans";

@@ -27,6 +27,7 @@ import { pluginDataPreparer } from "./data";
 import { LoadedPlugin, PluginRegistry } from "./registry";
 import { defineTenantPlugin } from "./model";
 import { PluginInstalls } from "./installs";
+import { AVAILABILITY_ERRORS } from "./availability";
 import { pushRealtime, rooms } from "../realtime/push";
 
 export interface PluginsServiceOptions {
@@ -49,16 +50,6 @@ interface TenantPluginState {
   enabled: boolean;
   allowed: boolean | null;
 }
-
-/** The error each "no" of plugins.availability is thrown as. */
-export const AVAILABILITY_ERRORS: Record<NonNullable<IsEnabledResult["reason"]>, ErrorCode> = {
-  unknown: "ERR_PLUGIN_NOT_FOUND",
-  refused: "ERR_PLUGIN_UNAVAILABLE",
-  version: "ERR_PLUGIN_VERSION_UNAVAILABLE",
-  not_allowed: "ERR_PLUGIN_NOT_ALLOWED",
-  disabled: "ERR_PLUGIN_DISABLED",
-  tier: "ERR_LICENSE_TIER_REQUIRED",
-};
 
 /** The profile a user sees plugins as: platform-level and support users count as admin. */
 function profileOf(u: AuthUser): PluginProfile {

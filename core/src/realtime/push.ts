@@ -8,6 +8,13 @@ export const rooms = {
   queue: (tenantId: number, queueId: number) => `tenant:${tenantId}:queue:${queueId}`,
 };
 
+/**
+ * Admins in the strict sense (spec §6: profile admin or super, or a support account), without
+ * the supervisors of `rooms.admins`: what only /configuracoes shows — a connection's QR code —
+ * goes here.
+ */
+export const adminOnlyRoom = (tenantId: number) => `${rooms.admins(tenantId)}:strict`;
+
 export interface RealtimePush {
   rooms: string[];
   event: string;

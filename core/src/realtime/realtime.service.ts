@@ -7,7 +7,7 @@ import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { verifyAccessToken } from "../auth/tokens";
 import { readSessionState } from "../auth/session-store";
-import { RealtimePush, rooms } from "./push";
+import { RealtimePush, adminOnlyRoom, rooms } from "./push";
 import type { ErrorCode } from "../errors/codes";
 
 /**
@@ -24,13 +24,6 @@ export const SOCKET_CLIENT_OPTIONS = {
   reconnectionDelayMax: 10000,
   timeout: 20000,
 } as const;
-
-/**
- * Admins in the strict sense (spec §6: profile admin or super, or a support account), without
- * the supervisors of `rooms.admins`: what only /configuracoes shows — a connection's QR code —
- * goes here.
- */
-export const adminOnlyRoom = (tenantId: number) => `${rooms.admins(tenantId)}:strict`;
 
 interface SocketUser {
   id: number;

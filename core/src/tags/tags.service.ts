@@ -5,6 +5,7 @@ import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { containsCI } from "../db/search";
+import type { TagView } from "./contract";
 
 export interface TagRow {
   id: number;
@@ -38,7 +39,6 @@ function defineTag(sequelize: Sequelize): typeof Tag {
 /** Colour of a tag created without one (and of tags an import creates). */
 export const DEFAULT_TAG_COLOR = "#5c6bc0";
 
-export type TagView = { id: number; name: string; color: string; active: boolean; createdAt?: Date; updatedAt?: Date };
 const view = (t: Tag): TagView => {
   const r = t.get({ plain: true });
   return { id: r.id, name: r.name, color: r.color, active: !!r.active, createdAt: r.createdAt, updatedAt: r.updatedAt };

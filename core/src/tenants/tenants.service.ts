@@ -6,22 +6,7 @@ import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import { Ctx, isSuper } from "../types";
 import { isValidDocument, normaliseDocument } from "../licence/document";
-
-export interface TenantRow {
-  id: number;
-  name: string;
-  status: "active" | "inactive" | "deleted";
-  document: string | null;
-  resellerId: number | null;
-  maxUsers: number | null;
-  maxConnections: number | null;
-  licenseToken: string | null;
-  timezone: string;
-  termsAccepted: boolean;
-  termsAcceptedAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+import type { TenantRow } from "./contract";
 
 export class Tenant extends Model<TenantRow, Partial<TenantRow>> {}
 
@@ -218,10 +203,8 @@ export function createTenantsService(deps: CoreDeps): ServiceSchema {
           await t.update(
             ctx.params.accepted ? { termsAccepted: true, termsAcceptedAt: nowToSecond() } : { termsAccepted: false, termsAcceptedAt: null },
           );
-          if (!ctx.params.accepted) {
-            // Rejecting the terms ends the caller's access until they are accepted.
-            await ctx.call("auth.revokeSession", { sessionId: u.sessionId, reason: "terms_rejected" });
-          }
+          // Spec §4: rejecting the terms deactivates the account of the admin who rejected them.
+          if (!ctx.params.accepted) await ctx.call("users.deactivate", { id: u.id, tenantId: u.tenantId });
           return tenantView(t);
         },
       },

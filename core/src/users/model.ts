@@ -1,38 +1,9 @@
 import { DataTypes, Model, Sequelize } from "sequelize";
 import { jsonColumn } from "../db/json-column";
-import type { Profile } from "../types";
 import type { LoginHours } from "../auth/login-hours";
+import type { UserConfigs, UserRow } from "./contract";
 
-export interface UserConfigs {
-  filtrosAtendimento?: Record<string, unknown>;
-  isDark?: boolean;
-  [k: string]: unknown;
-}
-
-export interface UserRow {
-  id: number;
-  tenantId: number;
-  name: string;
-  email: string;
-  phoneNumber: string | null;
-  passwordHash: string;
-  profile: Profile;
-  isMaster: boolean;
-  isSupport: boolean;
-  isHidden: boolean;
-  active: boolean;
-  status: "online" | "offline";
-  image: string | null;
-  configs: UserConfigs;
-  limitLoginHours: boolean;
-  loginHours: LoginHours;
-  lgpdAccepted: boolean | null;
-  lgpdAcceptedAt: Date | null;
-  lastLoginAt: Date | null;
-  deletedAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type { UserConfigs, UserRow };
 
 export class User extends Model<UserRow, Partial<UserRow>> {}
 export class UserQueue extends Model<{ tenantId: number; userId: number; queueId: number; createdAt?: Date }> {}

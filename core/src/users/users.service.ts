@@ -5,18 +5,12 @@ import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import { Ctx, Profile, isAdmin, isSuper } from "../types";
 import { defineUserModels, User, UserRow, UserConfigs } from "./model";
+import { normalisePhone } from "./contract";
 import { hashPassword, isStrongPassword } from "../auth/password";
 import { validLoginHours, LoginHours } from "../auth/login-hours";
 import { containsCI } from "../db/search";
 import { lockTenantRow } from "../db/row-locks";
 import { PlanLimits, assertWithinLimit } from "../licence/plans";
-
-/** Phone numbers are kept as digits only (country + area code + number). */
-export function normalisePhone(raw: string | null | undefined): string | null {
-  if (raw === null || raw === undefined) return null;
-  const digits = String(raw).replace(/\D/g, "");
-  return digits.length ? digits : null;
-}
 
 /** Now, to the second: MariaDB's DATETIME keeps no fraction, so the answer matches what a later read returns. */
 const nowToSecond = () => new Date(Math.floor(Date.now() / 1000) * 1000);
@@ -340,9 +334,8 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
           }
           const u: User = await this.findOwned(ctx, ctx.params.id, "ERR_USER_NOT_FOUND", live);
           await u.update({ lgpdAccepted: ctx.params.accepted, lgpdAcceptedAt: nowToSecond() });
-          if (!ctx.params.accepted) {
-            await ctx.call("auth.revokeSession", { sessionId: me.sessionId, reason: "consent_refused" });
-          }
+          // Spec §4: refusing the consent deactivates the account (an admin can activate it again).
+          if (!ctx.params.accepted) await ctx.call("users.deactivate", { id: me.id, tenantId: me.tenantId });
           return { id: me.id, lgpdAccepted: ctx.params.accepted, lgpdAcceptedAt: u.get("lgpdAcceptedAt") };
         },
       },
@@ -431,6 +424,21 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
         params: { id: "number" },
         async handler(ctx: Ctx<{ id: number }>) {
           await UserModel.update({ lastLoginAt: new Date(), status: "online" }, { where: { id: ctx.params.id } });
+          return true;
+        },
+      },
+      /**
+       * Deactivates a user and ends all their sessions (spec §4: rejecting the terms or the
+       * privacy consent). Logging in again answers ERR_USER_INACTIVE until an admin activates them.
+       */
+      deactivate: {
+        visibility: "public",
+        params: { id: "number", tenantId: "number" },
+        async handler(ctx: Ctx<{ id: number; tenantId: number }>) {
+          const { id, tenantId } = ctx.params;
+          await UserModel.update({ active: false, status: "offline" }, { where: { id, tenantId } });
+          await ctx.call("auth.revokeUserSessions", { userId: id, reason: "user_inactive" });
+          ctx.emit("users.updated", { tenantId, userId: id });
           return true;
         },
       },
