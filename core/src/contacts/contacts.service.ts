@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import Bull from "bull";
+import { CONTACT_EXPORT_COLUMNS, CONTACT_FIELDS, CONTACT_FIELD_NAMES, HIDDEN_CONTACT_FIELDS, type ContactTagRef, type ContactView as ContactWire } from "@openatende/contracts/contact-fields";
 import { Op, Sequelize, Transaction, UniqueConstraintError, WhereOptions } from "sequelize";
 import type { ServiceSchema } from "moleculer";
 import { tenantDbMixin } from "../db/tenant-db.mixin";
@@ -12,7 +13,8 @@ import { PlanLimits, assertWithinLimit } from "../licence/plans";
 import { defineContactModels, Contact, ContactNote, ContactRow } from "./models";
 import { contactMerger, ticketsAction } from "./merge";
 import { avatarOf, channelContactUpdates } from "./channel-update";
-import { CONTACT_FIELD_NAMES, ContactFields, GENDERS, MARITAL_STATUSES, fieldErrorToAppError, normaliseContactFields } from "./fields";
+import { ContactFields, fieldErrorToAppError, normaliseContactFields } from "./fields";
+import { contactParams, idParam, optionalContactParams, tagIdsParam, walletParam } from "./params";
 import { lenientContactNumber, numberMatchKey } from "./phone";
 import { checkOnWhatsApp } from "./validate-whatsapp";
 import { CsvFormatError, CsvRow, parseContactsCsv, splitTagNames, toCsv } from "./csv";
@@ -51,70 +53,7 @@ interface ImportProgress {
   limit?: { current: number; max: number; code: string };
 }
 
-type TagLite = Pick<TagView, "id" | "name" | "color">;
-
-const idParam = { id: { type: "number", integer: true, positive: true, convert: true } };
-const text = (max: number) => ({ type: "string", max, optional: true, nullable: true });
-/** The writable fields through the API; meaning (phone, CPF/CNPJ, dates) is checked by normaliseContactFields. */
-const contactParams = {
-  name: { type: "string", min: 1, max: 200 },
-  firstName: text(120),
-  lastName: text(120),
-  businessName: text(200),
-  document: text(30),
-  birthday: text(40),
-  gender: { type: "enum", values: [...GENDERS], optional: true, nullable: true },
-  maritalStatus: { type: "enum", values: [...MARITAL_STATUSES], optional: true, nullable: true },
-  source: text(100),
-  number: text(40),
-  email: text(190),
-  instagram: text(120),
-  telegramId: text(64),
-  website: text(500),
-  category: text(100),
-  state: text(100),
-  additionalInfo: {
-    type: "array",
-    max: 50,
-    optional: true,
-    nullable: true,
-    items: { type: "object", props: { description: { type: "string", max: 200 }, info: { type: "string", max: 2000 } } },
-  },
-  whatsappValidated: { type: "boolean", optional: true, convert: true },
-  profilePicUrl: text(1000),
-  tagIds: { type: "array", items: { type: "number", integer: true, positive: true, convert: true }, max: 100, optional: true },
-  walletUserIds: { type: "array", items: { type: "number", integer: true, positive: true, convert: true }, max: 50, optional: true },
-  $$strict: "remove",
-};
-const optionalContactParams = Object.fromEntries(
-  Object.entries(contactParams).map(([k, v]) => [k, typeof v === "object" ? { ...v, optional: true } : v]),
-) as unknown as typeof contactParams;
-
-/** Columns of the export, in order; the import reads the same headers back. */
-const EXPORT_COLUMNS = [
-  "id",
-  "name",
-  "firstName",
-  "lastName",
-  "businessName",
-  "document",
-  "birthday",
-  "gender",
-  "maritalStatus",
-  "source",
-  "number",
-  "email",
-  "instagram",
-  "telegramId",
-  "website",
-  "category",
-  "state",
-  "tags",
-  "wallet",
-  "whatsappValidated",
-  "profilePicUrl",
-  "createdAt",
-];
+type ContactView = ContactWire<Date>;
 
 function hiddenSetting(v: unknown): boolean {
   if (v && typeof v === "object" && !Array.isArray(v)) v = (v as { value?: unknown; enabled?: unknown }).value ?? (v as { enabled?: unknown }).enabled;
@@ -194,29 +133,16 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
     return { id: r.id, contactId: r.contactId, title: r.title, description: r.description, userId: r.userId, createdAt: r.createdAt };
   };
 
-  function plainView(c: Contact, tags: TagLite[], wallet: number[], hide: boolean) {
+  function plainView(c: Contact, tags: ContactTagRef[], wallet: number[], hide: boolean): ContactView {
     const r = c.get({ plain: true }) as ContactRow;
+    const fields = CONTACT_FIELD_NAMES.map((f) => {
+      const kind = CONTACT_FIELDS[f].kind;
+      if (hide && HIDDEN_CONTACT_FIELDS.includes(f)) return [f, null];
+      return [f, kind === "info" ? (r[f] ?? []) : kind === "boolean" ? !!r[f] : (r[f] ?? null)];
+    });
     return {
       id: r.id,
-      name: r.name,
-      firstName: r.firstName ?? null,
-      lastName: r.lastName ?? null,
-      businessName: r.businessName ?? null,
-      document: r.document ?? null,
-      birthday: r.birthday ?? null,
-      gender: r.gender ?? null,
-      maritalStatus: r.maritalStatus ?? null,
-      source: r.source ?? null,
-      number: hide ? null : (r.number ?? null),
-      email: hide ? null : (r.email ?? null),
-      instagram: r.instagram ?? null,
-      telegramId: r.telegramId ?? null,
-      website: r.website ?? null,
-      category: r.category ?? null,
-      state: r.state ?? null,
-      additionalInfo: r.additionalInfo ?? [],
-      whatsappValidated: !!r.whatsappValidated,
-      profilePicUrl: r.profilePicUrl ?? null,
+      ...(Object.fromEntries(fields) as ContactFields),
       tags,
       wallet,
       ...(hide ? { contactInfoHidden: true } : {}),
@@ -224,7 +150,6 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
       updatedAt: r.updatedAt,
     };
   }
-  type ContactView = ReturnType<typeof plainView>;
 
   /** Views of contacts of one tenant, with their tags and wallet. */
   async function views(ctx: Ctx, tenantId: number, rows: Contact[], hide: boolean): Promise<ContactView[]> {
@@ -235,7 +160,7 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
     const byId = new Map(tags.map((t) => [t.id, { id: t.id, name: t.name, color: t.color }]));
     return rows.map((r) => {
       const id = r.get("id") as number;
-      const own = (tagIds.get(id) ?? []).map((t) => byId.get(t)).filter((t): t is TagLite => !!t);
+      const own = (tagIds.get(id) ?? []).map((t) => byId.get(t)).filter((t): t is ContactTagRef => !!t);
       own.sort((a, b) => a.name.localeCompare(b.name));
       return plainView(r, own, wallets.get(id) ?? [], hide);
     });
@@ -679,7 +604,7 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
           const stamp = new Date().toISOString().slice(0, 10);
           ctx.meta.$responseType = "text/csv; charset=utf-8";
           ctx.meta.$responseHeaders = { "Content-Disposition": `attachment; filename="contacts-${stamp}.csv"` };
-          return toCsv(EXPORT_COLUMNS, out);
+          return toCsv([...CONTACT_EXPORT_COLUMNS], out);
         },
       },
 
@@ -786,7 +711,7 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
           for (const f of CONTACT_FIELD_NAMES) if (ctx.params[f] !== undefined) input[f] = ctx.params[f];
           if (hide) {
             // What this caller cannot see it cannot change; the hidden nulls it was shown are echoes.
-            for (const f of ["number", "email"] as const) {
+            for (const f of HIDDEN_CONTACT_FIELDS) {
               if (input[f] === null) delete input[f];
               else if (input[f] !== undefined) throw new AppError("ERR_NO_PERMISSION", { field: f });
             }
@@ -886,7 +811,7 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
         rest: "PUT /contacts/:id/tags",
         access: "user",
         resource: "contacts",
-        params: { ...idParam, tagIds: { type: "array", items: { type: "number", integer: true, positive: true, convert: true }, max: 100 } },
+        params: { ...idParam, ...tagIdsParam },
         async handler(this: any, ctx: Ctx<{ id: number; tagIds: number[] }>) {
           const c: Contact = await this.findOwned(ctx, ctx.params.id, "ERR_CONTACT_NOT_FOUND");
           const tenantId = c.get("tenantId") as number;
@@ -901,7 +826,7 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
         rest: "PUT /contacts/:id/wallet",
         access: "user",
         resource: "contacts",
-        params: { ...idParam, userIds: { type: "array", items: { type: "number", integer: true, positive: true, convert: true }, max: 50 } },
+        params: { ...idParam, ...walletParam },
         async handler(this: any, ctx: Ctx<{ id: number; userIds: number[] }>) {
           const c: Contact = await this.findOwned(ctx, ctx.params.id, "ERR_CONTACT_NOT_FOUND");
           const tenantId = c.get("tenantId") as number;

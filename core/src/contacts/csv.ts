@@ -1,36 +1,9 @@
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
+import { CONTACT_IMPORT_HEADERS, foldHeader } from "@openatende/contracts/contact-fields";
 
-/** Columns the import understands, by the field they fill. Headers are matched loosely (case, accents, spaces). */
-const HEADER_ALIASES: Record<string, string[]> = {
-  name: ["name", "nome", "fullname", "nomecompleto", "contato", "contact"],
-  firstName: ["firstname", "primeironome", "prenome"],
-  lastName: ["lastname", "sobrenome", "ultimonome"],
-  businessName: ["businessname", "empresa", "razaosocial", "company", "nomefantasia"],
-  document: ["document", "documento", "cpf", "cnpj", "cpfcnpj"],
-  birthday: ["birthday", "birthdate", "aniversario", "nascimento", "datanascimento", "datadenascimento"],
-  gender: ["gender", "genero", "sexo"],
-  maritalStatus: ["maritalstatus", "estadocivil"],
-  source: ["source", "origem"],
-  number: ["number", "numero", "phone", "phonenumber", "telefone", "whatsapp", "celular", "mobile"],
-  email: ["email", "mail"],
-  instagram: ["instagram"],
-  telegramId: ["telegramid", "telegram"],
-  website: ["website", "site", "url"],
-  category: ["category", "categoria"],
-  state: ["state", "estado", "uf"],
-  tags: ["tags", "tag", "etiquetas", "etiqueta", "labels"],
-  whatsappValidated: ["whatsappvalidated", "whatsappvalidado"],
-  profilePicUrl: ["profilepicurl", "foto", "avatar"],
-};
-const HEADER_INDEX = new Map<string, string>(Object.entries(HEADER_ALIASES).flatMap(([field, aliases]) => aliases.map((a) => [a, field])));
-
-const foldHeader = (h: string) =>
-  h
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, "");
+/** Columns the import understands, by header (folded): the field table's import headers. */
+const HEADER_INDEX = new Map<string, string>(Object.entries(CONTACT_IMPORT_HEADERS).flatMap(([field, headers]) => headers.map((h) => [h, field])));
 
 /** The field a header names, or undefined for a column the import ignores. */
 export function fieldOfHeader(h: string): string | undefined {
@@ -67,7 +40,7 @@ const unprotect = (v: string) => (/^'[=+\-@\t\r]/.test(v) ? v.slice(1) : v);
 
 /**
  * Parses an import file: a header row, then one contact per row. Columns are matched by
- * name (see HEADER_ALIASES); unknown columns are ignored. The header must name at least a
+ * name (see CONTACT_FIELDS' `imported`); unknown columns are ignored. The header must name at least a
  * name or a number column. Throws CsvFormatError when the file cannot be read.
  */
 export function parseContactsCsv(text: string, maxRows = 100_000): { fields: string[]; rows: CsvRow[] } {

@@ -1,76 +1,25 @@
+import {
+  CONTACT_FIELDS,
+  GENDERS,
+  MARITAL_STATUSES,
+  type AdditionalInfo,
+  type ContactFieldSpec,
+  type ContactFields,
+  type Gender,
+  type MaritalStatus,
+} from "@openatende/contracts/contact-fields";
 import { AppError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/codes";
 import { isValidDocument, normaliseDocument } from "../licence/document";
 import { normaliseContactNumber } from "./phone";
 
-export const GENDERS = ["male", "female", "non-binary"] as const;
-export const MARITAL_STATUSES = ["single", "married", "divorced", "widowed", "other"] as const;
-export type Gender = (typeof GENDERS)[number];
-export type MaritalStatus = (typeof MARITAL_STATUSES)[number];
+export type { ContactFields } from "@openatende/contracts/contact-fields";
 
-export interface AdditionalInfo {
-  description: string;
-  info: string;
-}
-
-/** The writable fields of a contact (spec §3), normalised. */
-export interface ContactFields {
-  name: string;
-  firstName: string | null;
-  lastName: string | null;
-  businessName: string | null;
-  document: string | null;
-  birthday: string | null;
-  gender: Gender | null;
-  maritalStatus: MaritalStatus | null;
-  source: string | null;
-  number: string | null;
-  email: string | null;
-  instagram: string | null;
-  telegramId: string | null;
-  website: string | null;
-  category: string | null;
-  state: string | null;
-  additionalInfo: AdditionalInfo[];
-  whatsappValidated: boolean;
-  profilePicUrl: string | null;
-}
-
-export const CONTACT_FIELD_NAMES = [
-  "name",
-  "firstName",
-  "lastName",
-  "businessName",
-  "document",
-  "birthday",
-  "gender",
-  "maritalStatus",
-  "source",
-  "number",
-  "email",
-  "instagram",
-  "telegramId",
-  "website",
-  "category",
-  "state",
-  "additionalInfo",
-  "whatsappValidated",
-  "profilePicUrl",
-] as const satisfies readonly (keyof ContactFields)[];
-
-/** Plain text fields and their maximum length (the column sizes of migration 0005). */
-const TEXT_MAX: Partial<Record<keyof ContactFields, number>> = {
-  name: 200,
-  firstName: 120,
-  lastName: 120,
-  businessName: 200,
-  source: 100,
-  instagram: 120,
-  telegramId: 64,
-  website: 500,
-  category: 100,
-  state: 100,
-};
+/** Plain text fields and their maximum length (the field table's). */
+const TEXT_MAX = Object.fromEntries(
+  (Object.entries(CONTACT_FIELDS) as Array<[keyof ContactFields, ContactFieldSpec]>).filter(([, s]) => s.kind === "text").map(([k, s]) => [k, s.max!]),
+) as Partial<Record<keyof ContactFields, number>>;
+const INFO = CONTACT_FIELDS.additionalInfo;
 
 export interface FieldError {
   field: string;
@@ -201,7 +150,7 @@ export function normaliseContactFields(
   const email = text("email");
   if (email !== undefined) {
     if (email === null) value.email = null;
-    else if (email.length > 190) bad("email", "emailMax", 190);
+    else if (email.length > CONTACT_FIELDS.email.max) bad("email", "emailMax", CONTACT_FIELDS.email.max);
     else if (!EMAIL_RE.test(email)) bad("email", "email");
     else value.email = email.toLowerCase();
   }
@@ -239,7 +188,7 @@ export function normaliseContactFields(
   const pic = text("profilePicUrl");
   if (pic !== undefined) {
     if (pic === null) value.profilePicUrl = null;
-    else if (pic.length > 1000) bad("profilePicUrl", "stringMax", 1000);
+    else if (pic.length > CONTACT_FIELDS.profilePicUrl.max) bad("profilePicUrl", "stringMax", CONTACT_FIELDS.profilePicUrl.max);
     else if (!/^https?:\/\/\S+$/i.test(pic)) bad("profilePicUrl", "url");
     else value.profilePicUrl = pic;
   }
@@ -254,7 +203,7 @@ export function normaliseContactFields(
     const list = input.additionalInfo;
     if (list === null) value.additionalInfo = [];
     else if (!Array.isArray(list)) bad("additionalInfo", "array");
-    else if (list.length > 50) bad("additionalInfo", "arrayMax", 50);
+    else if (list.length > INFO.max) bad("additionalInfo", "arrayMax", INFO.max);
     else {
       const out: AdditionalInfo[] = [];
       for (const item of list) {
@@ -265,8 +214,8 @@ export function normaliseContactFields(
           bad("additionalInfo", "object");
           break;
         }
-        if (description.length > 200 || info.length > 2000) {
-          bad("additionalInfo", "stringMax", description.length > 200 ? 200 : 2000);
+        if (description.length > INFO.entry.description || info.length > INFO.entry.info) {
+          bad("additionalInfo", "stringMax", description.length > INFO.entry.description ? INFO.entry.description : INFO.entry.info);
           break;
         }
         if (description || info) out.push({ description, info });

@@ -1,26 +1,8 @@
 import { Op, Sequelize, Transaction } from "sequelize";
 import type { ServiceBroker } from "moleculer";
+import { FILLABLE_CONTACT_FIELDS } from "@openatende/contracts/contact-fields";
 import type { Ctx } from "../types";
 import type { ContactModels, ContactRow } from "./models";
-
-/** Fields a merge copies from a duplicate onto the kept contact when the kept one has none. */
-const FILLABLE: Array<keyof ContactRow> = [
-  "firstName",
-  "lastName",
-  "businessName",
-  "document",
-  "birthday",
-  "gender",
-  "maritalStatus",
-  "source",
-  "email",
-  "instagram",
-  "telegramId",
-  "website",
-  "category",
-  "state",
-  "profilePicUrl",
-];
 
 /** Whether the tickets service (which owns tickets) is there to answer `action`. */
 export function ticketsAction(broker: ServiceBroker, action: string): boolean {
@@ -85,7 +67,7 @@ export function contactMerger(sequelize: Sequelize, models: ContactModels) {
       let number: string | null = k.number;
       for (const d of dups) {
         const r = d.get({ plain: true }) as ContactRow;
-        for (const f of FILLABLE) if ((k[f] === null || k[f] === undefined) && patch[f] == null && r[f] != null) (patch as Record<string, unknown>)[f] = r[f];
+        for (const f of FILLABLE_CONTACT_FIELDS) if ((k[f] === null || k[f] === undefined) && patch[f] == null && r[f] != null) (patch as Record<string, unknown>)[f] = r[f];
         if (!number && r.number) number = r.number;
         if (r.whatsappValidated && !k.whatsappValidated) patch.whatsappValidated = true;
         for (const item of r.additionalInfo ?? []) {

@@ -1,29 +1,10 @@
-import { DataTypes, Model, Sequelize } from "sequelize";
+import { DataTypes, Model, ModelAttributeColumnOptions, Sequelize } from "sequelize";
+import { CONTACT_FIELDS, CONTACT_FIELD_NAMES, type AdditionalInfo, type ContactFieldSpec, type ContactFields } from "@openatende/contracts/contact-fields";
 import { jsonColumn } from "../db/json-column";
-import type { AdditionalInfo, Gender, MaritalStatus } from "./fields";
 
-export interface ContactRow {
+export interface ContactRow extends ContactFields {
   id: number;
   tenantId: number;
-  name: string;
-  firstName: string | null;
-  lastName: string | null;
-  businessName: string | null;
-  document: string | null;
-  birthday: string | null;
-  gender: Gender | null;
-  maritalStatus: MaritalStatus | null;
-  source: string | null;
-  number: string | null;
-  email: string | null;
-  instagram: string | null;
-  telegramId: string | null;
-  website: string | null;
-  category: string | null;
-  state: string | null;
-  additionalInfo: AdditionalInfo[];
-  whatsappValidated: boolean;
-  profilePicUrl: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -58,6 +39,17 @@ const secondStamps = {
   },
 };
 
+/** The contact's columns as the field table describes them (migration 0005 created them; core/src/contacts/models.test.ts holds the two together). */
+function contactColumns(): Record<string, ModelAttributeColumnOptions> {
+  const column = (name: string, s: ContactFieldSpec): ModelAttributeColumnOptions => {
+    if (s.kind === "date") return { type: DataTypes.DATEONLY, allowNull: true };
+    if (s.kind === "boolean") return { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false };
+    if (s.kind === "info") return jsonColumn<AdditionalInfo[]>(name, []);
+    return { type: DataTypes.STRING(s.column ?? s.max), allowNull: !s.required };
+  };
+  return Object.fromEntries(CONTACT_FIELD_NAMES.map((f) => [f, column(f, CONTACT_FIELDS[f])]));
+}
+
 export interface ContactModels {
   Contact: typeof Contact;
   ContactIdentity: typeof ContactIdentity;
@@ -73,25 +65,7 @@ export function defineContactModels(sequelize: Sequelize): ContactModels {
       {
         id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
         tenantId: { type: DataTypes.INTEGER, allowNull: false },
-        name: { type: DataTypes.STRING(200), allowNull: false },
-        firstName: { type: DataTypes.STRING(120), allowNull: true },
-        lastName: { type: DataTypes.STRING(120), allowNull: true },
-        businessName: { type: DataTypes.STRING(200), allowNull: true },
-        document: { type: DataTypes.STRING(14), allowNull: true },
-        birthday: { type: DataTypes.DATEONLY, allowNull: true },
-        gender: { type: DataTypes.STRING(16), allowNull: true },
-        maritalStatus: { type: DataTypes.STRING(16), allowNull: true },
-        source: { type: DataTypes.STRING(100), allowNull: true },
-        number: { type: DataTypes.STRING(20), allowNull: true },
-        email: { type: DataTypes.STRING(190), allowNull: true },
-        instagram: { type: DataTypes.STRING(120), allowNull: true },
-        telegramId: { type: DataTypes.STRING(64), allowNull: true },
-        website: { type: DataTypes.STRING(500), allowNull: true },
-        category: { type: DataTypes.STRING(100), allowNull: true },
-        state: { type: DataTypes.STRING(100), allowNull: true },
-        additionalInfo: jsonColumn<AdditionalInfo[]>("additionalInfo", []),
-        whatsappValidated: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-        profilePicUrl: { type: DataTypes.STRING(1000), allowNull: true },
+        ...contactColumns(),
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

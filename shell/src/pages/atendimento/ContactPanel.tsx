@@ -4,27 +4,15 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { Button, Empty, Input, Segmented, Skeleton, Tag, Tooltip } from "antd";
 import { CloseOutlined, EyeInvisibleOutlined, LinkOutlined, MailOutlined, PhoneOutlined, TagsOutlined, WalletOutlined, InfoCircleOutlined, FormOutlined, IdcardOutlined } from "@ant-design/icons";
+import type { ContactView } from "@openatende/contracts/contact-fields";
 import { useRoot } from "../../app/context";
 import type { Ticket } from "../../stores/tickets";
 import type { Attendance } from "./attendance";
 import { ContactAvatar } from "./TicketRow";
 import { avatarColor } from "../../ui/person";
 
-interface ContactFull {
-  id: number;
-  name: string;
-  number: string | null;
-  email: string | null;
-  businessName: string | null;
-  instagram: string | null;
-  telegramId: string | null;
-  website: string | null;
-  additionalInfo: Array<{ description: string; info: string }>;
-  tags: Array<{ id: number; name: string; color: string }>;
-  wallet: number[];
-  contactInfoHidden?: boolean;
-  createdAt?: string;
-}
+/** The contact as GET /contacts/:id answers it (the contact field table's view). */
+type ContactFull = ContactView;
 
 /** The right column: the contact (as the API shows it to this user: spec §6 may hide number and e-mail) and the ticket's notes. */
 export const ContactPanel = observer(function ContactPanel({ a, ticket, onClose }: { a: Attendance; ticket: Ticket; onClose: () => void }) {

@@ -1,9 +1,6 @@
-/** The API's contact (GET /contacts, GET /contacts/:id). */
-export interface ContactTag {
-  id: number;
-  name: string;
-  color: string;
-}
+import type { ContactTagRef, ContactView as ContactWire } from "@openatende/contracts/contact-fields";
+
+export type ContactTag = ContactTagRef;
 
 export interface ContactNote {
   id: number;
@@ -14,34 +11,8 @@ export interface ContactNote {
   createdAt: string;
 }
 
-export interface ContactView {
-  id: number;
-  name: string;
-  firstName: string | null;
-  lastName: string | null;
-  businessName: string | null;
-  document: string | null;
-  birthday: string | null;
-  gender: "male" | "female" | "non-binary" | null;
-  maritalStatus: "single" | "married" | "divorced" | "widowed" | "other" | null;
-  source: string | null;
-  number: string | null;
-  email: string | null;
-  instagram: string | null;
-  telegramId: string | null;
-  website: string | null;
-  category: string | null;
-  state: string | null;
-  additionalInfo: Array<{ description: string; info: string }>;
-  whatsappValidated: boolean;
-  profilePicUrl: string | null;
-  tags: ContactTag[];
-  wallet: number[];
-  contactInfoHidden?: boolean;
-  createdAt: string;
-  updatedAt: string;
-  notes?: ContactNote[];
-}
+/** The API's contact, from the contact field table; GET /contacts/:id adds its notes. */
+export type ContactView = ContactWire & { notes?: ContactNote[] };
 
 export interface ContactPage {
   contacts: ContactView[];
@@ -65,5 +36,4 @@ export interface UserOption {
   image?: string | null;
 }
 
-export const GENDERS = ["male", "female", "non-binary"] as const;
-export const MARITAL_STATUSES = ["single", "married", "divorced", "widowed", "other"] as const;
+export { GENDERS, MARITAL_STATUSES } from "@openatende/contracts/contact-fields";
