@@ -18,6 +18,9 @@ export interface EnabledPlugin {
   ui: { remoteEntry: string | null; exposes: string[] } | null;
   /** Channels only: the connection type, capabilities and the settings schema of a connection. */
   channel?: { type: string; capabilities: ChannelCapability[]; settingsSchema: Record<string, unknown> | null };
+  /** The manifest's icon (a name of PLUGIN_ICONS or an image URL) and colour, when it declares them. */
+  icon?: string;
+  color?: string;
 }
 
 /** One entry of GET /plugins (tenant admins): every installed plugin and the tenant's switch. */
@@ -36,6 +39,9 @@ export interface InstalledPlugin {
   allowed?: boolean;
   /** Every loaded version, newest first (several majors run side by side). */
   versions?: string[];
+  /** The manifest's icon and colour, when it declares them (a switched-off channel's connections still show them). */
+  icon?: string;
+  color?: string;
 }
 
 /** One entry of GET /plugins/tenants/:tenantId (super): a plugin as it stands for one tenant. */

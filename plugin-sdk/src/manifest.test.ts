@@ -53,6 +53,29 @@ describe("validateManifest", () => {
     expect(r.ok && r.manifest.channel).toEqual({ capabilities: ["text"], receipts: true });
   });
 
+  it("keeps the icon (a name the shell draws, or an image URL) and the colour (lower-cased)", () => {
+    for (const icon of ["whatsapp", "chat", "https://cdn.example.com/sms.svg", "data:image/svg+xml;base64,PHN2Zy8+"]) {
+      const pkg = good();
+      Object.assign(pkg.platform, { icon, color: "#25A55F" });
+      const r = validateManifest(pkg);
+      expect(r.ok && { icon: r.manifest.icon, color: r.manifest.color }).toEqual({ icon, color: "#25a55f" });
+      if (r.ok) expect(validateManifest(toPackageJson(r.manifest))).toEqual(r);
+    }
+  });
+
+  it("refuses an icon outside the set that is not an https or data:image URL, and a colour not #rrggbb", () => {
+    for (const icon of ["whatsap", "http://x.example/a.png", "javascript:alert(1)", "data:text/html,<b>", 7, "", `https://x.example/${"a".repeat(9000)}`]) {
+      const pkg = good();
+      pkg.platform.icon = icon;
+      expect(errorsOf(pkg)).toEqual([expect.stringMatching(/^platform\.icon must be one of whatsapp, telegram/)]);
+    }
+    for (const color of ["green", "#25a55", "#25a55fz", "rgb(1,2,3)", 255]) {
+      const pkg = good();
+      pkg.platform.color = color;
+      expect(errorsOf(pkg)).toEqual([expect.stringMatching(/^platform\.color must be a colour as #rrggbb/)]);
+    }
+  });
+
   it("accepts a minimal non-channel manifest (optional blocks left out)", () => {
     const r = validateManifest({ name: "r", version: "0.1.0", platform: { id: "report-nps", kind: "report", tier: "PLUS", coreApi: ">=1.0.0 <2", displayName: { "pt-BR": "NPS" } } });
     expect(r.ok).toBe(true);

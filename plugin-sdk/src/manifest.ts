@@ -2,7 +2,7 @@
  * The plugin manifest: the `platform` block of a plugin's package.json. It tells the host,
  * the shell and the marketplace what they need to know without running the plugin's code:
  * identity, kind, licence tier, the core API range it was built for, its UI remotes, the
- * settings schema of its connections, who sees it.
+ * settings schema of its connections, who sees it, and how it looks (icon and colour).
  *
  * How to extend: add optional fields only, and accept them in `validateManifest` (unknown
  * fields are refused, so a typo like `settingSchema` never passes silently). A field that
@@ -32,6 +32,18 @@ export type ManifestLocale = (typeof MANIFEST_LOCALES)[number];
 /** kebab-case: lowercase words of letters and digits joined by single hyphens. */
 export const PLUGIN_ID_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 export const PLUGIN_ID_MAX = 64;
+
+/**
+ * Icons the shell draws itself, by name (platform.icon); anything else is the URL of an image
+ * (https:, or a data: image) the plugin brings.
+ */
+export const PLUGIN_ICONS = ["whatsapp", "telegram", "instagram", "facebook", "mail", "sms", "chat", "web", "phone", "api"] as const;
+export type PluginIconName = (typeof PLUGIN_ICONS)[number];
+export const PLUGIN_ICON_URL = /^(https:\/\/\S+|data:image\/[a-z0-9.+-]+[;,]\S+)$/i;
+/** An icon URL's longest form (a small data: image fits). */
+export const PLUGIN_ICON_MAX = 8192;
+/** A colour as #rrggbb (the background of the plugin's icon, its accent in lists). */
+export const PLUGIN_COLOR = /^#[0-9a-f]{6}$/i;
 
 export type DisplayName = { "pt-BR": string } & Partial<Record<Exclude<ManifestLocale, "pt-BR">, string>>;
 
@@ -75,6 +87,10 @@ export interface PlatformBlock {
   profiles?: PluginProfile[];
   /** Required when kind is "channel". */
   channel?: ChannelManifest;
+  /** How the shell draws the plugin (a connection's type, a marketplace card): a name of PLUGIN_ICONS or an image URL. */
+  icon?: PluginIconName | string;
+  /** #rrggbb behind the icon. */
+  color?: string;
 }
 
 /** A validated manifest: the platform block plus the package's name and version. */
@@ -87,7 +103,7 @@ export interface PluginManifest extends PlatformBlock {
 
 export type ManifestResult = { ok: true; manifest: PluginManifest } | { ok: false; errors: string[] };
 
-const PLATFORM_FIELDS = ["id", "kind", "tier", "coreApi", "displayName", "ui", "settingsSchema", "permissions", "profiles", "channel"];
+const PLATFORM_FIELDS = ["id", "kind", "tier", "coreApi", "displayName", "ui", "settingsSchema", "permissions", "profiles", "channel", "icon", "color"];
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 const isNonEmptyString = (x: unknown): x is string => typeof x === "string" && x.trim().length > 0;
@@ -202,6 +218,14 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
     errors.push("platform.channel is only for plugins of kind channel");
   }
 
+  if (p.icon !== undefined) {
+    const named = (PLUGIN_ICONS as readonly unknown[]).includes(p.icon);
+    if (!named && (typeof p.icon !== "string" || p.icon.length > PLUGIN_ICON_MAX || !PLUGIN_ICON_URL.test(p.icon))) {
+      errors.push(`platform.icon must be one of ${PLUGIN_ICONS.join(", ")} or an https: or data:image URL of at most ${PLUGIN_ICON_MAX} characters (got ${quote(typeof p.icon === "string" ? p.icon.slice(0, 60) : p.icon)})`);
+    }
+  }
+  if (p.color !== undefined && (typeof p.color !== "string" || !PLUGIN_COLOR.test(p.color))) errors.push(`platform.color must be a colour as #rrggbb (got ${quote(p.color)})`);
+
   if (errors.length) return { ok: false, errors };
 
   const manifest: PluginManifest = {
@@ -217,6 +241,8 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
   if (p.settingsSchema !== undefined) manifest.settingsSchema = p.settingsSchema as Record<string, unknown>;
   if (p.permissions !== undefined) manifest.permissions = [...(p.permissions as string[])];
   if (p.profiles !== undefined) manifest.profiles = [...(p.profiles as PluginProfile[])];
+  if (p.icon !== undefined) manifest.icon = p.icon as string;
+  if (p.color !== undefined) manifest.color = (p.color as string).toLowerCase();
   if (p.channel !== undefined) {
     const ch = p.channel as unknown as ChannelManifest;
     manifest.channel = { capabilities: [...ch.capabilities], ...(ch.type !== undefined ? { type: ch.type } : {}) };

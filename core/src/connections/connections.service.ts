@@ -493,11 +493,10 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
       pushStatus(ctx: Ctx, tenantId: number, connectionId: number, status: string, qrcode?: string, detail?: string, inactiveReason?: string) {
         // Admins only (not supervisors): the event carries the QR code that links a session,
         // which the API shows to admins only.
-        pushRealtime(ctx, {
-          rooms: [adminOnlyRoom(tenantId)],
-          event: `${tenantId}:whatsappSession`,
-          payload: { action: "update", session: { id: connectionId, status, qrcode: status === "qrcode" ? qrcode : undefined, detail, inactiveReason: inactiveReason ?? null } },
-        });
+        const payload = { action: "update", session: { id: connectionId, status, qrcode: status === "qrcode" ? qrcode : undefined, detail, inactiveReason: inactiveReason ?? null } };
+        pushRealtime(ctx, { rooms: [adminOnlyRoom(tenantId)], event: `${tenantId}:connectionStatus`, payload });
+        // The old, channel-named event: an alias until the shell moves (clients built before the rename).
+        pushRealtime(ctx, { rooms: [adminOnlyRoom(tenantId)], event: `${tenantId}:whatsappSession`, payload });
       },
       /** Records a status and pushes it; with `onlyIf`, only while the row's status is still that one (checked in the UPDATE itself). */
       async applyStatus(this: any, ctx: Ctx, tenantId: number, connectionId: number, status: string, qrcode?: string, detail?: string, onlyIf?: string) {

@@ -68,6 +68,11 @@ function remoteEntryUrl(p: LoadedPlugin): string | null {
   return `/api/plugins/${p.id}/remote/${file.replace(/^\.?\//, "")}${p.installed ? `?v=${encodeURIComponent(p.version)}` : ""}`;
 }
 
+/** The manifest's icon and colour, only those it declares (the shell draws the channel with them). */
+function looksOf(p: LoadedPlugin): Pick<EnabledPlugin, "icon" | "color"> {
+  return { ...(p.manifest.icon ? { icon: p.manifest.icon } : {}), ...(p.manifest.color ? { color: p.manifest.color } : {}) };
+}
+
 function enabledView(p: LoadedPlugin): EnabledPlugin {
   const m = p.manifest;
   const entry: EnabledPlugin = {
@@ -81,7 +86,7 @@ function enabledView(p: LoadedPlugin): EnabledPlugin {
   if (m.kind === "channel" && m.channel) {
     entry.channel = { type: channelTypeOf(m), capabilities: [...m.channel.capabilities], settingsSchema: m.settingsSchema ?? null };
   }
-  return entry;
+  return { ...entry, ...looksOf(p) };
 }
 
 /**
@@ -340,6 +345,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
             tierAllowed: tierAtLeast(tier, p.manifest.tier),
             allowed: isAllowed(p, state.get(p.id)),
             versions: versionsOf(p.id),
+            ...looksOf(p),
           }));
         },
       },

@@ -10,6 +10,11 @@ export interface EnabledPlugin {
   displayName: Record<string, string>;
   service?: string;
   ui: { remoteEntry: string | null; exposes: string[] } | null;
+  /** Channels: the connection type they serve. */
+  channel?: { type: string };
+  /** The manifest's icon (a name the shell draws, or an image URL) and colour. */
+  icon?: string;
+  color?: string;
 }
 
 export interface PluginRoute extends UiRoute {
@@ -65,6 +70,11 @@ export class PluginRegistry {
   /** Channel types the tenant can create connections of: the enabled channel plugins. */
   get channelTypes(): EnabledPlugin[] {
     return this.enabled.filter((p) => p.kind === "channel");
+  }
+  /** The enabled plugin that serves a connection type (its id, or its channel type). */
+  channelPlugin(type: string | null | undefined): EnabledPlugin | undefined {
+    if (!type) return undefined;
+    return this.enabled.find((p) => p.id === type) ?? this.enabled.find((p) => p.channel?.type === type);
   }
   reset() {
     this.enabled = [];

@@ -21,7 +21,8 @@ import {
 import { useRoot } from "../../app/context";
 import type { Ticket } from "../../stores/tickets";
 import type { Attendance } from "./attendance";
-import { ChannelIcon, ContactAvatar } from "./TicketRow";
+import { ContactAvatar } from "./TicketRow";
+import { ChannelIcon } from "../../ui/ChannelIcon";
 import { TransferModal } from "./TransferModal";
 import { avatarColor } from "../../ui/person";
 
@@ -140,7 +141,7 @@ export const ChatHeader = observer(function ChatHeader({
           <span className="oa-meta-item">#{ticket.protocol ?? ticket.id}</span>
           {conn ? (
             <span className="oa-meta-item oa-meta-channel" title={conn.name}>
-              <ChannelIcon type={conn.type} /> {conn.name}
+              <ChannelIcon looks={root.plugins.channelPlugin(conn.type)} /> {conn.name}
             </span>
           ) : null}
         </div>

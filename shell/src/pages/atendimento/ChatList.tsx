@@ -184,7 +184,8 @@ const TicketListBody = observer(function TicketListBody({ a, activeId, onOpen, f
       return {
         time: listTime(x.lastMessageAt || (x.updatedAt ? new Date(x.updatedAt).getTime() : 0), locale, yesterday),
         queueName: a.queue(x.queueId)?.name ?? (x.queueId ? t("atendimento.queue.unknown", { id: x.queueId }) : t("atendimento.queue.none")),
-        channelType: conn?.type,
+        // A connection whose plugin is not among the user's enabled ones still shows a (neutral) icon.
+        channel: conn ? (root.plugins.channelPlugin(conn.type) ?? {}) : undefined,
         channelName: conn?.name,
         state,
         stateKind,
@@ -193,7 +194,7 @@ const TicketListBody = observer(function TicketListBody({ a, activeId, onOpen, f
         unreadLabel: t("atendimento.list.unread", { count: x.unreadMessages }),
       };
     },
-    [a.connections, a.users, a.queues, me, locale, t],
+    [a.connections, a.users, a.queues, root.plugins.enabled, me, locale, t],
   );
 
   if (!store.loaded && (store.loading || !store.failed)) {

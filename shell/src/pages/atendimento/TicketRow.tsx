@@ -1,36 +1,16 @@
 import { memo } from "react";
 import { Tooltip } from "antd";
 import {
-  CommentOutlined,
-  InstagramOutlined,
-  MailOutlined,
-  MessageOutlined,
-  MobileOutlined,
   PushpinFilled,
-  SendOutlined,
   TeamOutlined,
-  WhatsAppOutlined,
-  GlobalOutlined,
   FileImageOutlined,
   AudioOutlined,
   VideoCameraOutlined,
   PaperClipOutlined,
 } from "@ant-design/icons";
 import type { Ticket } from "../../stores/tickets";
+import { ChannelIcon, type PluginLooks } from "../../ui/ChannelIcon";
 import { avatarColor, initials } from "../../ui/person";
-
-/** The icon of a connection's channel type (plugin ids such as channel-webchat, or the spec's names). */
-export function ChannelIcon({ type }: { type?: string }) {
-  const t = (type ?? "").toLowerCase();
-  if (t.includes("whats") || t.includes("waba") || t.includes("wuzapi") || t.includes("360")) return <WhatsAppOutlined />;
-  if (t.includes("telegram")) return <SendOutlined />;
-  if (t.includes("instagram")) return <InstagramOutlined />;
-  if (t.includes("mail")) return <MailOutlined />;
-  if (t.includes("sms")) return <MobileOutlined />;
-  if (t.includes("webchat")) return <GlobalOutlined />;
-  if (t.includes("hub")) return <CommentOutlined />;
-  return <MessageOutlined />;
-}
 
 export function ContactAvatar({ id, name, size = 44, group }: { id: number; name?: string; size?: number; group?: boolean }) {
   return (
@@ -43,7 +23,8 @@ export function ContactAvatar({ id, name, size = 44, group }: { id: number; name
 export interface RowLabels {
   time: string;
   queueName?: string;
-  channelType?: string;
+  /** The ticket's connection: its name, and its channel's looks from the plugin's manifest. */
+  channel?: PluginLooks;
   channelName?: string;
   /** "Aguardando", "Você", the holder's name… */
   state: string;
@@ -77,10 +58,10 @@ export const TicketRow = memo(function TicketRow({ t, active, labels, onOpen }: 
     >
       <div className="oa-ticket-avatar">
         <ContactAvatar id={t.contactId} name={name} group={t.isGroup} />
-        {labels.channelType ? (
+        {labels.channel ? (
           <Tooltip title={labels.channelName}>
             <span className="oa-ticket-channel">
-              <ChannelIcon type={labels.channelType} />
+              <ChannelIcon looks={labels.channel} />
             </span>
           </Tooltip>
         ) : null}
