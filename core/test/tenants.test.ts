@@ -188,17 +188,18 @@ describe("tenants on mariadb", () => {
       expect((await t.api.get(`/tenants/${g.tenantId}`, g.admin)).body).toMatchObject({ termsAccepted: false, termsAcceptedAt: null });
     });
 
-    it("accepted:false clears the acceptance and ends the caller's session", async () => {
+    it("accepted:false clears the acceptance and deactivates the caller's account (spec §4)", async () => {
       const f = await createTenant(t);
       expect((await t.api.put(`/tenants/${f.tenantId}/terms-acceptance`, { accepted: true }, f.admin)).status).toBe(200);
       const r = await t.api.put(`/tenants/${f.tenantId}/terms-acceptance`, { accepted: false }, f.admin);
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ termsAccepted: false, termsAcceptedAt: null });
-      expectError(await t.api.get("/users", f.admin), 401, "ERR_SESSION_EXPIRED");
-      // Only the caller's session ends.
+      expectError(await t.api.get("/users", f.admin), 401, "ERR_USER_INACTIVE");
+      expectError(await t.api.post("/auth/login", { email: f.emails.admin, password: PASSWORD }), 401, "ERR_USER_INACTIVE");
+      // Only the caller's account: the tenant's other users go on.
       expect((await t.api.get("/users", f.agent)).status).toBe(200);
-      const login = await t.api.post("/auth/login", { email: f.emails.admin, password: PASSWORD });
-      expect(login.body.tenant).toMatchObject({ termsAccepted: false, termsAcceptedAt: null });
+      const users = (await t.api.get("/users?pageSize=200", f.supervisor)).body.users as Array<{ id: number; active: boolean }>;
+      expect(users.find((u) => u.id === f.admin.userId)?.active).toBe(false);
     });
 
     it("agents and supervisors get 403 ERR_NO_PERMISSION", async () => {

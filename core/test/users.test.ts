@@ -472,12 +472,16 @@ describe("users on mariadb", () => {
       expect((await t.api.get(`/users/${g.agent.userId}`, g.admin)).body.lgpdAccepted).toBeNull();
     });
 
-    it("refusing the consent records it and ends the session", async () => {
+    it("refusing the consent records it and deactivates the account (spec §4)", async () => {
       const r = await t.api.put(`/users/${g.agent.userId}/lgpd-consent`, { accepted: false }, g.agent);
       expect(r.status).toBe(200);
       expect(r.body.lgpdAccepted).toBe(false);
-      expectError(await t.api.get("/users", g.agent), 401, "ERR_SESSION_EXPIRED");
-      expect((await t.api.get(`/users/${g.agent.userId}`, g.admin)).body.lgpdAccepted).toBe(false);
+      expectError(await t.api.get("/users", g.agent), 401, "ERR_USER_INACTIVE");
+      expect((await t.api.get(`/users/${g.agent.userId}`, g.admin)).body).toMatchObject({ lgpdAccepted: false, active: false });
+      expectError(await t.api.post("/auth/login", { email: g.emails.agent, password: PASSWORD }), 401, "ERR_USER_INACTIVE");
+      // An admin can activate the account again.
+      expect((await t.api.put(`/users/${g.agent.userId}`, { active: true }, g.admin)).status).toBe(200);
+      expect((await t.api.post("/auth/login", { email: g.emails.agent, password: PASSWORD })).status).toBe(200);
     });
   });
 });
