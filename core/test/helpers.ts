@@ -231,3 +231,8 @@ export async function createSuper(t: TestCore): Promise<Auth & { email: string }
   await b.call("users.createInternal", { tenantId: tenant.id, name: "Super", email, password: PASSWORD, profile: "super", isMaster: true });
   return { ...(await t.api.login(email)), email };
 }
+
+// The test kit (`@openatende/core/testkit`, what plugin and shell tests import) also starts
+// a plugin node of its own and names the transporter such a node joins.
+export { startPluginNode, type PluginNode } from "./plugin-node";
+export { transporterForPluginNodes } from "../src/plugins/external";

@@ -9,7 +9,7 @@ import * as zlib from "node:zlib";
 import { randomBytes } from "node:crypto";
 import { QueryTypes } from "sequelize";
 import { ArchiveFile, packArchive, sha256Hex, writeTar } from "@openatende/plugin-sdk";
-import { startCore, createTenant, createSuper, TestCore, TenantFixture, Auth, Res } from "@openatende/core/test/helpers";
+import { startCore, createTenant, createSuper, TestCore, TenantFixture, Auth, Res } from "@openatende/core/testkit";
 import { makePluginArchive, pluginArchiveFiles, PluginArchiveOptions } from "./fixtures";
 
 function expectError(r: Res, status: number, code: string) {

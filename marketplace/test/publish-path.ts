@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { runCli, type CliRun } from "../../plugin-sdk/src/cli/testing";
-import type { ApiClient, Auth } from "../../core/test/helpers";
+import type { ApiClient, Auth } from "@openatende/core/testkit";
 
 export interface PathStep {
   step: string;

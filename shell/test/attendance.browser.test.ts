@@ -7,7 +7,7 @@
  * the list stays a window of rows and scrolls to its end.
  */
 import type { Browser, Page } from "playwright-core";
-import { startCore, createTenant, PASSWORD, uid, type TestCore, type TenantFixture } from "../../core/test/helpers";
+import { startCore, createTenant, PASSWORD, uid, type TestCore, type TenantFixture } from "@openatende/core/testkit";
 import { launchBrowser, newPage, notices, screenshot, sessionLogin } from "./browser";
 
 jest.setTimeout(240_000);

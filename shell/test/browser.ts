@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
-import { PASSWORD, type TenantFixture, type TestCore } from "../../core/test/helpers";
+import { PASSWORD, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const ARTIFACTS = path.resolve(__dirname, "../../artifacts/screenshots");

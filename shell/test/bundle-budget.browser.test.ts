@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Browser } from "playwright-core";
-import { createTenant, startCore, TestCore, TenantFixture } from "../../core/test/helpers";
+import { createTenant, startCore, TestCore, TenantFixture } from "@openatende/core/testkit";
 import { ARTIFACTS, launchBrowser, newPage, screenshot, sessionLogin } from "./browser";
 
 export const LOGIN_BUDGET_BYTES = 200 * 1024;

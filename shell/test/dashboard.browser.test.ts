@@ -5,7 +5,7 @@
  * in the header stay with the user.
  */
 import type { Browser, Page } from "playwright-core";
-import { createTenant, startCore, TestCore, TenantFixture, uid } from "../../core/test/helpers";
+import { createTenant, startCore, TestCore, TenantFixture, uid } from "@openatende/core/testkit";
 import { launchBrowser, newPage, notices, screenshot, sessionLogin } from "./browser";
 
 type P = Page & { errors: string[] };

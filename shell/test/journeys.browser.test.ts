@@ -5,7 +5,7 @@
  * is refused.
  */
 import type { Browser, Page } from "playwright-core";
-import { createTenant, PASSWORD, startCore, TestCore, TenantFixture } from "../../core/test/helpers";
+import { createTenant, PASSWORD, startCore, TestCore, TenantFixture } from "@openatende/core/testkit";
 import { launchBrowser, newPage, notices, screenshot, sessionLogin } from "./browser";
 
 const hashPath = (page: Page) => new URL(page.url()).hash.replace(/^#/, "").split("?")[0];

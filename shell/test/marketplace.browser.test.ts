@@ -11,7 +11,7 @@
  */
 import * as path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
-import { createSuper, createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "../../core/test/helpers";
+import { createSuper, createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { makePluginArchive } from "../../marketplace/test/fixtures";
 import { acceptTerms, launchBrowser, newPage, notices, poll, screenErrors, screenshot, sessionLogin, shot, waitAttr, waitCount, waitText } from "./browser";
 

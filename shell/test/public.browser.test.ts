@@ -7,7 +7,7 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import type { Browser, Page } from "playwright-core";
-import { createSuper, createTenant, PASSWORD, startCore, TestCore, TenantFixture, uid } from "../../core/test/helpers";
+import { createSuper, createTenant, PASSWORD, startCore, TestCore, TenantFixture, uid } from "@openatende/core/testkit";
 import { launchBrowser, newPage, notices, screenshot } from "./browser";
 
 type P = Page & { errors: string[] };

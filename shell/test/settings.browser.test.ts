@@ -6,7 +6,7 @@
  * never requested nor its type offered; the free plan's one active queue.
  */
 import type { Browser, Locator, Page } from "playwright-core";
-import { createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "../../core/test/helpers";
+import { createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { acceptTerms, launchBrowser, newPage, notices, poll, screenErrors, screenshot, sessionLogin, shot, waitAttr, waitCount, waitText } from "./browser";
 
 jest.setTimeout(180_000);

@@ -8,7 +8,7 @@
  * the composer, and the server receives sendMessage for the customer's chat.
  */
 import type { Browser, Locator, Page } from "playwright-core";
-import { createSuper, createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "../../core/test/helpers";
+import { createSuper, createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { FakeBotApi } from "../../plugins/channel-telegram/test/fake-bot-api";
 import { launchBrowser, newPage, screenshot, sessionLogin } from "./browser";
 

@@ -12,7 +12,7 @@
  */
 import type { Browser, Page } from "playwright-core";
 import type { GroupMetadata } from "@whiskeysockets/baileys";
-import { createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "../../core/test/helpers";
+import { createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { useFakeWhatsApp, type FakeWhatsApp } from "../../plugins/channel-whatsapp/test/live-plugin";
 import { textMessage, type FakeSocket } from "../../plugins/channel-whatsapp/test/session/support/fake-socket";
 import { waMessage } from "../../plugins/channel-whatsapp/test/fixtures/wa";

@@ -5,7 +5,7 @@
  * the saved connection tested again with its masked passwords.
  */
 import type { Browser, Locator, Page } from "playwright-core";
-import { createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "../../../core/test/helpers";
+import { createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { launchBrowser, newPage, screenshot, sessionLogin } from "./support/browser";
 import { Dovecot, startDovecot } from "./support/dovecot";
 import { startSmtpSink, SmtpSink } from "./support/smtp-sink";

@@ -4,7 +4,7 @@
  * Everything is checked through the API an agent or admin uses.
  */
 import { withPluginContext, type InboundMessage, type InboundResult } from "@openatende/plugin-sdk";
-import { startCore, createTenant, TestCore, TenantFixture, Auth } from "../../../core/test/helpers";
+import { startCore, createTenant, TestCore, TenantFixture, Auth } from "@openatende/core/testkit";
 import plugin from "../src/service";
 import { Dovecot, DovecotUser, freePort, startDovecot } from "./support/dovecot";
 import { startSmtpSink, SmtpSink } from "./support/smtp-sink";

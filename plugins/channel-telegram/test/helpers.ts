@@ -3,7 +3,7 @@
  * host loading this plugin) and a local Bot API server; connections made and connected
  * through the API as an admin would.
  */
-import type { TestCore, TenantFixture, Auth } from "../../../core/test/helpers";
+import type { TestCore, TenantFixture, Auth } from "@openatende/core/testkit";
 import type { FakeBotApi } from "./fake-bot-api";
 
 export interface TelegramConnection {

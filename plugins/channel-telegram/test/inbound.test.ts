@@ -4,7 +4,7 @@
  * API's protocol. Checked through the API: tickets, messages, files, connection status.
  */
 import { randomBytes } from "node:crypto";
-import { startCore, createTenant, TestCore, TenantFixture, uid } from "../../../core/test/helpers";
+import { startCore, createTenant, TestCore, TenantFixture, uid } from "@openatende/core/testkit";
 import { withPluginContext } from "@openatende/plugin-sdk";
 import plugin from "../src/service";
 import { FakeBotApi } from "./fake-bot-api";

@@ -3,7 +3,7 @@
  * the right chat, files uploaded intact, replies, edits and deletions, failures recorded
  * with Telegram's reason, and Telegram's limits kept (1 message/s per chat, 429 retry_after).
  */
-import { startCore, createTenant, TestCore, TenantFixture, uid } from "../../../core/test/helpers";
+import { startCore, createTenant, TestCore, TenantFixture, uid } from "@openatende/core/testkit";
 import type { SendResult } from "@openatende/plugin-sdk";
 import { FakeBotApi, FakeCall } from "./fake-bot-api";
 import { connectTelegram, messagesOf, TelegramConnection, ticketWithMessages, MessageView } from "./helpers";

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import * as http from "node:http";
 import { chromium, Browser } from "playwright-core";
 import { io as ioClient } from "socket.io-client";
-import { startCore, createTenant, TestCore, TenantFixture } from "../../../core/test/helpers";
+import { startCore, createTenant, TestCore, TenantFixture } from "@openatende/core/testkit";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = path.resolve(__dirname, "../../../artifacts/screenshots");

@@ -4,7 +4,7 @@
  * sends WhatsApp's read receipts for the customer's messages, and a contact's number is
  * validated on WhatsApp from POST /contacts/:id/validate-whatsapp.
  */
-import { createTenant, startCore, uid, type TenantFixture, type TestCore } from "../../../core/test/helpers";
+import { createTenant, startCore, uid, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { useFakeWhatsApp, type FakeWhatsApp } from "./live-plugin";
 import { textMessage, type FakeSocket } from "./session/support/fake-socket";
 

@@ -7,7 +7,7 @@
  */
 import { Boom } from "@hapi/boom";
 import type { GroupMetadata } from "@whiskeysockets/baileys";
-import { createTenant, startCore, uid, type Auth, type TenantFixture, type TestCore } from "../../../core/test/helpers";
+import { createTenant, startCore, uid, type Auth, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { useFakeWhatsApp, type FakeWhatsApp } from "./live-plugin";
 import { waMessage } from "./fixtures/wa";
 import type { FakeSocket } from "./session/support/fake-socket";

@@ -3,7 +3,7 @@
  * loading this plugin) and a local wuzapi server; connections made and connected through the
  * API as an admin would, and read back the same way.
  */
-import type { TestCore, TenantFixture, Auth } from "../../../core/test/helpers";
+import type { TestCore, TenantFixture, Auth } from "@openatende/core/testkit";
 import type { FakeUser, FakeWuzapi } from "./fake-wuzapi";
 
 export const HMAC_KEY = "wuzapi-test-hmac-key-0123456789-abcdef";

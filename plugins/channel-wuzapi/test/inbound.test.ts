@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startCore, createTenant, TestCore, TenantFixture, uid } from "../../../core/test/helpers";
+import { startCore, createTenant, TestCore, TenantFixture, uid } from "@openatende/core/testkit";
 import { FakeWuzapi } from "./fake-wuzapi";
 import { newMessageId, PROTOCOL } from "./events";
 import { connectWuzapi, messagesOf, sleep, ticketsOf, ticketWithMessages, waitFor, WuzapiConnection } from "./helpers";

@@ -4,7 +4,7 @@
  * the id WhatsApp knows them by, and sends that meet a session that is away or logged out
  * (the contract's not-connected error; a repeat of the same message goes out once).
  */
-import { startCore, createTenant, TestCore, TenantFixture, uid } from "../../../core/test/helpers";
+import { startCore, createTenant, TestCore, TenantFixture, uid } from "@openatende/core/testkit";
 import type { SendResult } from "@openatende/plugin-sdk";
 import { FakeWuzapi, type FakeRequest } from "./fake-wuzapi";
 import { connectWuzapi, messagesOf, MessageView, statusBecomes, ticketWithMessages, waitFor, WuzapiConnection } from "./helpers";

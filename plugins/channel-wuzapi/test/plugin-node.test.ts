@@ -8,9 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
-import { startCore, createTenant, TestCore, TenantFixture, uid } from "../../../core/test/helpers";
-import { startPluginNode, PluginNode } from "../../../core/test/plugin-node";
-import { transporterForPluginNodes } from "../../../core/src/plugins/external";
+import { startCore, createTenant, startPluginNode, transporterForPluginNodes, TestCore, TenantFixture, PluginNode, uid } from "@openatende/core/testkit";
 import { FakeWuzapi } from "./fake-wuzapi";
 import { connectWuzapi, messagesOf, ticketWithMessages, waitFor, WuzapiConnection } from "./helpers";
 

@@ -5,7 +5,7 @@
  * code is the alternative, a QR not scanned in time stops the connection, logout on the phone
  * and wuzapi going away are reported, reset links anew, disconnect keeps the session.
  */
-import { startCore, createTenant, TestCore, TenantFixture } from "../../../core/test/helpers";
+import { startCore, createTenant, TestCore, TenantFixture } from "@openatende/core/testkit";
 import { FakeWuzapi } from "./fake-wuzapi";
 import { connectionOf, connectWuzapi, createWuzapiConnection, HMAC_KEY, pluginService, sleep, statusBecomes } from "./helpers";
 

@@ -3,7 +3,7 @@
  * signature checked on the exact bytes in both of wuzapi's formats, replays and concurrent
  * duplicates stored once, and what each event becomes (messages, changes, acks).
  */
-import { startCore, createTenant, TestCore, TenantFixture, uid } from "../../../core/test/helpers";
+import { startCore, createTenant, TestCore, TenantFixture, uid } from "@openatende/core/testkit";
 import { FakeWuzapi } from "./fake-wuzapi";
 import { receiptEvent, messageEvent } from "./events";
 import { goJson, hmacHex } from "./wire";

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { PASSWORD } from "../../../../core/test/helpers";
+import { PASSWORD } from "@openatende/core/testkit";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = path.resolve(__dirname, "../../../../artifacts/screenshots");
