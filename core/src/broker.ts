@@ -1,9 +1,9 @@
-import { ServiceBroker, LoggerConfig } from "moleculer";
+import { ServiceBroker, LoggerConfig, type ServiceSchema } from "moleculer";
 import type { Sequelize } from "sequelize";
 import type Redis from "ioredis";
 import type { AppConfig } from "@openatende/config";
 import { createSequelize, ensureDatabaseExists, prepareConnection } from "./db/sequelize";
-import { migrate } from "./db/migrator";
+import { collectMigrations, migrate } from "./db/migrator";
 import { createRedis } from "./lib/redis";
 import type { CoreDeps } from "./deps";
 import { AccessMiddleware } from "./middlewares/access.middleware";
@@ -32,10 +32,13 @@ import { createRealtimeService } from "./realtime/realtime.service";
 import { createChannelFilesService } from "./channels/channel-files.service";
 import { createOutboxService } from "./channels/outbox.service";
 import { transporterOf } from "./plugins/external";
-import { createMarketplaceService } from "@openatende/marketplace";
+import { loadServicePackages, type ServicePackage } from "./service-packages";
 
-/** Service groups a node can run (SERVICES). */
-export const SERVICE_GROUPS = {
+/**
+ * The core's service groups a node can run (SERVICES). Service packages add theirs (the
+ * marketplace's "marketplace" group): see ./service-packages.ts.
+ */
+export const SERVICE_GROUPS: Record<"api" | "core" | "plugins", Array<(d: CoreDeps) => ServiceSchema>> = {
   api: [createApiService, createRealtimeService],
   core: [
     createSystemService,
@@ -60,8 +63,6 @@ export const SERVICE_GROUPS = {
   ],
   /** The plugin host: discovers, validates and starts plugin services. */
   plugins: [createPluginsService],
-  /** The plugin catalogue: publishers, published archives (DATA_DIR/marketplace). */
-  marketplace: [(d: CoreDeps) => createMarketplaceService(d)],
 };
 
 export interface Core {
@@ -79,13 +80,17 @@ export interface CoreOptions {
   /** Run migrations before the services start (default true). */
   migrate?: boolean;
   nodeID?: string;
+  /** The service packages to run beside the core's groups (default: those the application's package.json names). */
+  packages?: ServicePackage[];
 }
 
 /**
  * Builds a broker with the services of the configured groups. Embedded mode: everything in
  * one broker, no transporter (a TCP transporter on loopback when PLUGINS_EXTERNAL names
  * plugins that run in nodes of their own). Cluster mode: NATS, and each node runs the groups
- * in SERVICES.
+ * in SERVICES. The groups are the core's (SERVICE_GROUPS) and those of the service packages
+ * the application names ("all": every one of them); its migrations are the core's and the
+ * packages' (service-packages.ts).
  */
 export function createCore(opts: CoreOptions): Core {
   const { config } = opts;
@@ -119,10 +124,19 @@ export function createCore(opts: CoreOptions): Core {
     errorRegenerator: undefined,
   });
 
-  const groups = config.services.includes("all") ? (["api", "core", "plugins", "marketplace"] as const) : (config.services as Array<keyof typeof SERVICE_GROUPS>);
-  for (const g of groups) {
-    for (const factory of SERVICE_GROUPS[g as keyof typeof SERVICE_GROUPS]) broker.createService(factory(deps));
+  const packages = opts.packages ?? loadServicePackages(config.rootDir);
+  const groups = new Map<string, (d: CoreDeps) => ServiceSchema[]>(Object.entries(SERVICE_GROUPS).map(([g, factories]) => [g, (d) => factories.map((f) => f(d))]));
+  for (const p of packages) {
+    if (groups.has(p.group)) throw new Error(`two service groups are named "${p.group}"`);
+    groups.set(p.group, (d) => p.services(d));
   }
+  const wanted = config.services.includes("all") ? [...groups.keys()] : config.services;
+  for (const g of wanted) {
+    const make = groups.get(g);
+    if (!make) throw new Error(`SERVICES names the group "${g}", which neither the core nor a service package of this installation provides`);
+    for (const schema of make(deps)) broker.createService(schema);
+  }
+  const migrations = collectMigrations(packages);
 
   return {
     broker,
@@ -132,7 +146,7 @@ export function createCore(opts: CoreOptions): Core {
       await ensureDatabaseExists(config);
       await sequelize.authenticate();
       await prepareConnection(sequelize);
-      if (opts.migrate !== false) await migrate(sequelize);
+      if (opts.migrate !== false) await migrate(sequelize, migrations);
       await broker.start();
     },
     async stop() {

@@ -4,8 +4,9 @@ import * as path from "node:path";
 import { QueryTypes, Sequelize } from "sequelize";
 import { loadConfig } from "@openatende/config";
 import { createSequelize, ensureDatabaseExists, prepareConnection } from "../src/db/sequelize";
-import { migrate, pendingMigrations, rollbackAll } from "../src/db/migrator";
+import { collectMigrations, migrate, pendingMigrations, rollbackAll } from "../src/db/migrator";
 import { MIGRATIONS } from "../src/db/migrations";
+import { loadServicePackages } from "../src/service-packages";
 import { DIALECTS, dropDatabase, uid } from "./helpers";
 
 /** Tables that hold tenant data; each must carry tenantId and an index that starts with it. */
@@ -16,6 +17,22 @@ async function indexesOf(s: Sequelize, table: string): Promise<string[][]> {
   const idx = (await qi.showIndex(table)) as Array<{ fields: Array<{ attribute: string }> }>;
   return idx.map((i) => i.fields.map((f) => f.attribute));
 }
+
+/** The installation's migrations: the core's, then its service packages' (the marketplace's). */
+const ALL = collectMigrations(loadServicePackages(loadConfig({}).rootDir));
+
+describe("the migrations of an installation", () => {
+  it("are the core's, then the service packages' (the marketplace brings its own)", () => {
+    expect(ALL.slice(0, MIGRATIONS.length)).toEqual(MIGRATIONS);
+    expect(ALL.map((m) => m.name)).toContain("0012-marketplace");
+    expect(MIGRATIONS.map((m) => m.name)).not.toContain("0012-marketplace");
+  });
+
+  it("refuses a package migration named like another one (they share one history)", () => {
+    const twin = { ...MIGRATIONS[0] };
+    expect(() => collectMigrations([{ group: "x", migrations: [twin] }])).toThrow(/0001/);
+  });
+});
 
 describe.each(DIALECTS)("migrations on %s", (dialect) => {
   let s: Sequelize;
@@ -39,11 +56,22 @@ describe.each(DIALECTS)("migrations on %s", (dialect) => {
   });
 
   it("applies every migration once, in order, and a second run applies nothing", async () => {
-    expect(await pendingMigrations(s)).toEqual(MIGRATIONS.map((m) => m.name));
-    const first = await migrate(s);
-    expect(first.applied).toEqual(MIGRATIONS.map((m) => m.name));
-    expect((await migrate(s)).applied).toEqual([]);
-    expect(await pendingMigrations(s)).toEqual([]);
+    expect(await pendingMigrations(s, ALL)).toEqual(ALL.map((m) => m.name));
+    const first = await migrate(s, ALL);
+    expect(first.applied).toEqual(ALL.map((m) => m.name));
+    expect((await migrate(s, ALL)).applied).toEqual([]);
+    expect(await pendingMigrations(s, ALL)).toEqual([]);
+  });
+
+  it("keeps plugin_installs of a database migrated when 0012-marketplace still made it", async () => {
+    const now = new Date();
+    await s.query("INSERT INTO plugin_installs (pluginId, version, versions, createdAt, updatedAt) VALUES ('kept', '1.0.0', '[\"1.0.0\"]', ?, ?)", { replacements: [now, now] });
+    // Such a database has 0012-marketplace (which made the table) and not the core's 0012-plugin-installs.
+    await s.query("DELETE FROM schema_migrations WHERE name = '0012-plugin-installs'");
+    expect((await migrate(s, ALL)).applied).toEqual(["0012-plugin-installs"]);
+    const rows = await s.query<{ pluginId: string }>("SELECT pluginId FROM plugin_installs", { type: QueryTypes.SELECT });
+    expect(rows.map((r) => r.pluginId)).toEqual(["kept"]);
+    await s.query("DELETE FROM plugin_installs");
   });
 
   it("gives every tenant-owned table a tenantId column and an index led by it", async () => {
@@ -76,9 +104,9 @@ describe.each(DIALECTS)("migrations on %s", (dialect) => {
   });
 
   it("rolls everything back and applies it again", async () => {
-    await rollbackAll(s);
+    await rollbackAll(s, ALL);
     const tables = (await s.getQueryInterface().showAllTables()).map((x) => (typeof x === "string" ? x : (x as { tableName: string }).tableName));
-    for (const table of ["tenants", ...TENANT_TABLES]) expect(tables).not.toContain(table);
-    expect((await migrate(s)).applied).toHaveLength(MIGRATIONS.length);
+    for (const table of ["tenants", "plugin_installs", "marketplace_plugins", ...TENANT_TABLES]) expect(tables).not.toContain(table);
+    expect((await migrate(s, ALL)).applied).toHaveLength(ALL.length);
   });
 });

@@ -1,13 +1,12 @@
 /**
- * Sequelize models over the marketplace tables of migration 0012. Defined per Sequelize
- * instance with `sequelize.define` (no class shared between instances: a test process runs
- * several cores, each with a Sequelize of its own).
+ * Sequelize models over the marketplace's tables (its migration 0012-marketplace). Defined
+ * per Sequelize instance with `sequelize.define` (no class shared between instances: a test
+ * process runs several cores, each with a Sequelize of its own).
  *
- * plugin_installs is written by the core's plugins service (installs); the marketplace only
- * reads it, through a model of its own name so both can live on one Sequelize.
+ * What is installed on the platform is the plugin host's (plugin_installs): the catalogue asks
+ * it through `plugins.installed`, it has no model of that table.
  */
 import { DataTypes, Model, ModelStatic, Sequelize } from "sequelize";
-import { definePluginInstall } from "@openatende/core/src/plugins/model";
 
 export interface PublisherRow {
   id: number;
@@ -51,19 +50,14 @@ export interface MarketplaceVersionRow {
   publishedAt: Date;
 }
 
-export type { PluginInstallRow } from "@openatende/core/src/plugins/model";
-
 export type PublisherModel = ModelStatic<Model<PublisherRow, Partial<PublisherRow>>>;
 export type MarketplacePluginModel = ModelStatic<Model<MarketplacePluginRow, Partial<MarketplacePluginRow>>>;
 export type MarketplaceVersionModel = ModelStatic<Model<MarketplaceVersionRow, Partial<MarketplaceVersionRow>>>;
-export type PluginInstallModel = ReturnType<typeof definePluginInstall>;
 
 export interface MarketplaceModels {
   Publisher: PublisherModel;
   Plugin: MarketplacePluginModel;
   Version: MarketplaceVersionModel;
-  /** Read only here. */
-  Install: PluginInstallModel;
 }
 
 export const MODEL_NAMES = {
@@ -131,7 +125,5 @@ export function defineMarketplaceModels(sequelize: Sequelize): MarketplaceModels
     Publisher: m[MODEL_NAMES.Publisher] as PublisherModel,
     Plugin: m[MODEL_NAMES.Plugin] as MarketplacePluginModel,
     Version: m[MODEL_NAMES.Version] as MarketplaceVersionModel,
-    // Written by the core's plugin host; the catalogue only reads it.
-    Install: definePluginInstall(sequelize),
   };
 }

@@ -7,7 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ServiceBroker } from "moleculer";
 import { inspectArchive, readArchive, sha256Hex } from "@openatende/plugin-sdk";
-import { loadPlugins } from "@openatende/core/src/plugins/loader";
+import { loadPlugins } from "@openatende/core";
 import { makePluginArchive } from "./fixtures";
 
 const limits = { maxBytes: 20 * 1024 * 1024 };

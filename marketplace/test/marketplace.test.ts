@@ -275,16 +275,16 @@ describe("marketplace (mariadb)", () => {
       expectError(await t.api.get("/marketplace/plugins/channel-nope", sup), 404, "ERR_MARKETPLACE_PLUGIN_NOT_FOUND");
     });
 
-    it("shows what plugin_installs says is installed", async () => {
+    it("shows what the plugin host says is installed (plugins.installed: newest version first)", async () => {
       const now = new Date();
       await t.core.sequelize.query("INSERT INTO plugin_installs (pluginId, version, previousVersion, versions, installedBy, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?)", {
         replacements: ["channel-alpha", "1.2.0", "1.0.0", JSON.stringify(["1.0.0", "1.2.0"]), null, now, now],
       });
       try {
         const list = await t.api.get("/marketplace/plugins?search=alpha", sup);
-        expect(list.body.rows[0].installed).toEqual({ version: "1.2.0", previousVersion: "1.0.0", versions: ["1.0.0", "1.2.0"] });
+        expect(list.body.rows[0].installed).toEqual({ version: "1.2.0", previousVersion: "1.0.0", versions: ["1.2.0", "1.0.0"] });
         const detail = await t.api.get("/marketplace/plugins/channel-alpha", sup);
-        expect(detail.body.installed).toEqual({ version: "1.2.0", previousVersion: "1.0.0", versions: ["1.0.0", "1.2.0"] });
+        expect(detail.body.installed).toEqual({ version: "1.2.0", previousVersion: "1.0.0", versions: ["1.2.0", "1.0.0"] });
         expect((await t.api.get("/marketplace/plugins/channel-beta", sup)).body.installed).toBeNull();
       } finally {
         await t.core.sequelize.query("DELETE FROM plugin_installs WHERE pluginId = 'channel-alpha'");

@@ -1,19 +1,22 @@
 import { DataTypes } from "sequelize";
-import type { Migration } from "../../db/migration";
+import type { Migration } from "@openatende/core";
 
 /**
- * The marketplace and plugins installed from it:
+ * The marketplace's tables (this package's migration; the core's migrator runs it after the
+ * core's own, see @openatende/core's service packages):
  * - marketplace_publishers: third parties that publish plugins; their token is kept as a
  *   SHA-256 hash (shown once when made or rotated).
  * - marketplace_plugins: one row per plugin id, owned by the publisher that first published it.
  * - marketplace_versions: one row per published version (UNIQUE pluginId + version), with the
  *   archive's checksum and size, its manifest, changelog and readme. The archive itself is a
  *   file under DATA_DIR/marketplace/<id>/<version>.tgz.
- * - plugin_installs: a plugin installed on this platform from the marketplace: the version
- *   that runs (unpacked under DATA_DIR/plugins/<id>/<version>/, in a plugin node of its own),
- *   the one it replaced (rollback) and every version unpacked.
+ *
+ * It lived in the core until the marketplace became a package of its own, and then also made
+ * plugin_installs, the plugin host's table: that one is the core's "0012-plugin-installs" now,
+ * which finds it in place on a database migrated before (this migration is recorded as applied
+ * there and does not run again; the name is the history's key and stays).
  */
-export const m0012: Migration = {
+export const m0012Marketplace: Migration = {
   name: "0012-marketplace",
   async up(qi) {
     await qi.createTable("marketplace_publishers", {
@@ -57,21 +60,8 @@ export const m0012: Migration = {
       publishedAt: { type: DataTypes.DATE, allowNull: false },
     });
     await qi.addIndex("marketplace_versions", ["pluginId", "version"], { unique: true, name: "marketplace_versions_plugin_version" });
-
-    await qi.createTable("plugin_installs", {
-      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-      pluginId: { type: DataTypes.STRING(64), allowNull: false },
-      version: { type: DataTypes.STRING(64), allowNull: false },
-      previousVersion: { type: DataTypes.STRING(64), allowNull: true },
-      versions: { type: DataTypes.TEXT, allowNull: false },
-      installedBy: { type: DataTypes.INTEGER, allowNull: true },
-      createdAt: { type: DataTypes.DATE, allowNull: false },
-      updatedAt: { type: DataTypes.DATE, allowNull: false },
-    });
-    await qi.addIndex("plugin_installs", ["pluginId"], { unique: true, name: "plugin_installs_plugin" });
   },
   async down(qi) {
-    await qi.dropTable("plugin_installs");
     await qi.dropTable("marketplace_versions");
     await qi.dropTable("marketplace_plugins");
     await qi.dropTable("marketplace_publishers");
