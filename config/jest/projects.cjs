@@ -3,7 +3,7 @@
  *
  *   unit         needs no MariaDB, Redis, NATS, Dovecot or browser and runs with all of them
  *                down, so it has no global setup. A test beside its source (`src/**`) is a unit
- *                test, and so is everything in contracts/ and config/.
+ *                test, and so is everything in contracts/, config/ and scripts/.
  *   integration  talks to the machine's services; its global setup checks that MariaDB and
  *                Redis answer before any file runs. A test in a `test/` folder is an
  *                integration test unless PURE lists it.
@@ -40,7 +40,7 @@ const NEEDS_SERVICES = ["plugin-sdk/src/data/{migrate,pool,repository,schema,ser
 /** Browser tests whose name does not say so. */
 const BROWSER = ["plugin-sdk/src/cli/dev.test.ts"];
 
-const UNIT = ["contracts/**/*.test.ts", "config/**/*.test.ts", "**/src/**/*.test.ts", ...PURE];
+const UNIT = ["contracts/**/*.test.ts", "config/**/*.test.ts", "scripts/**/*.test.ts", "**/src/**/*.test.ts", ...PURE];
 const BROWSER_ALL = ["**/*.browser.test.ts", ...BROWSER];
 
 /**

@@ -23,7 +23,7 @@ function testFiles(dir: string, out: string[] = []): string[] {
 }
 
 const rel = (f: string) => path.relative(root, f).split(path.sep).join("/");
-const files = ["config", "contracts", "core", "plugin-sdk", "plugins", "marketplace", "shell"].flatMap((d) => testFiles(path.join(root, d)));
+const files = ["config", "contracts", "scripts", "core", "plugin-sdk", "plugins", "marketplace", "shell"].flatMap((d) => testFiles(path.join(root, d)));
 
 describe("jest projects", () => {
   it("put every test file in exactly one project", () => {
@@ -38,6 +38,7 @@ describe("jest projects", () => {
     expect(of("core/src/licence/token.test.ts")).toBe("unit");
     expect(of("plugin-sdk/src/manifest.test.ts")).toBe("unit");
     expect(of("config/jest/projects.test.ts")).toBe("unit");
+    expect(of("scripts/setup.test.ts")).toBe("unit");
     expect(of("core/test/tags.test.ts")).toBe("integration");
     expect(of("plugin-sdk/src/data/repository.test.ts")).toBe("integration");
     expect(of("shell/test/stores.test.ts")).toBe("unit");
