@@ -3,6 +3,7 @@ import type { ServiceBroker } from "moleculer";
 import { FILLABLE_CONTACT_FIELDS } from "@openatende/contracts/contact-fields";
 import type { Ctx } from "../types";
 import type { ContactModels, ContactRow } from "./models";
+import { numberMatchKey } from "./phone";
 
 /** Whether the tickets service (which owns tickets) is there to answer `action`. */
 export function ticketsAction(broker: ServiceBroker, action: string): boolean {
@@ -85,5 +86,60 @@ export function contactMerger(sequelize: Sequelize, models: ContactModels) {
     return { removedIds, skipped };
   }
 
-  return { destroyContact, mergeInto };
+  /**
+   * POST /contacts/delete-duplicates (spec §5): the tenant's contacts that share a number
+   * (by its match key) or an e-mail, directly or through each other, become one: the oldest.
+   */
+  async function mergeDuplicates(ctx: Ctx, tenantId: number): Promise<{ removed: number; merged: number; skipped: number }> {
+    type Slim = { id: number; number: string | null; email: string | null; createdAt: Date };
+    const all: Slim[] = [];
+    for (let last = 0; ; ) {
+      const page = await Contact.findAll({
+        where: { tenantId, id: { [Op.gt]: last } },
+        attributes: ["id", "number", "email", "createdAt"],
+        order: [["id", "ASC"]],
+        limit: 5000,
+        raw: true,
+      });
+      all.push(...(page as unknown as Slim[]));
+      if (page.length < 5000) break;
+      last = (page[page.length - 1] as unknown as Slim).id;
+    }
+    // Union-find over "same number (match key)" and "same e-mail".
+    const parent = all.map((_, i) => i);
+    const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+    const firstByKey = new Map<string, number>();
+    all.forEach((c, i) => {
+      const keys = [numberMatchKey(c.number), c.email?.trim().toLowerCase() || null].map((k, j) => (k ? `${j}:${k}` : null));
+      for (const k of keys) {
+        if (!k) continue;
+        const j = firstByKey.get(k);
+        if (j === undefined) firstByKey.set(k, i);
+        else parent[find(i)] = find(j);
+      }
+    });
+    const groups = new Map<number, Slim[]>();
+    all.forEach((c, i) => {
+      const r = find(i);
+      if (!groups.has(r)) groups.set(r, []);
+      groups.get(r)!.push(c);
+    });
+
+    let removed = 0;
+    let merged = 0;
+    let skipped = 0;
+    for (const members of groups.values()) {
+      if (members.length < 2) continue;
+      members.sort((a, b) => new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime() || a.id - b.id);
+      const [keep, ...rest] = members;
+      const r = await mergeInto(ctx, tenantId, keep.id, rest.map((d) => d.id));
+      skipped += r.skipped;
+      if (!r.removedIds.length) continue;
+      removed += r.removedIds.length;
+      merged++;
+    }
+    return { removed, merged, skipped };
+  }
+
+  return { destroyContact, mergeInto, mergeDuplicates };
 }
