@@ -1,12 +1,7 @@
 import type { Context } from "moleculer";
+import { rooms, ticketRooms, type VisibilitySettings } from "@openatende/contracts/visibility";
 
-/** Socket.io rooms. Ids are global, the tenant prefix keeps every room inside one tenant. */
-export const rooms = {
-  tenant: (tenantId: number) => `tenant:${tenantId}`,
-  admins: (tenantId: number) => `tenant:${tenantId}:admins`,
-  user: (tenantId: number, userId: number) => `tenant:${tenantId}:user:${userId}`,
-  queue: (tenantId: number, queueId: number) => `tenant:${tenantId}:queue:${queueId}`,
-};
+export { rooms };
 
 /**
  * Admins in the strict sense (spec §6: profile admin or super, or a support account), without
@@ -31,10 +26,7 @@ export function pushRealtime(ctx: Pick<Context, "emit">, push: RealtimePush): vo
 }
 
 /** The visibility settings of spec §6 that decide who hears of a ticket. */
-export interface Visibility {
-  ticketsOwnerOnly?: boolean;
-  botAndUnassignedAdminOnly?: boolean;
-}
+export type Visibility = VisibilitySettings;
 
 const VISIBILITY_TTL_MS = 5000;
 const visibilityCache = new Map<number, { at: number; v: Visibility }>();
@@ -54,20 +46,5 @@ export function forgetVisibility(tenantId?: number): void {
   else visibilityCache.delete(tenantId);
 }
 
-/**
- * Rooms that may see a ticket, mirroring the list's rules (spec §6): admins and supervisors
- * always; its user; its queue's members — or, without a queue, everyone — unless the
- * ticket is someone's (agents see only unassigned ones there), the tenant keeps assigned
- * tickets to their owners (ticketsOwnerOnly), or keeps chatbot and unassigned no-queue
- * tickets to admins (botAndUnassignedAdminOnly).
- */
-export function ticketRooms(t: { tenantId: number; queueId: number | null; userId: number | null; status?: string }, v: Visibility = {}): string[] {
-  const out = [rooms.admins(t.tenantId)];
-  if (t.userId) out.push(rooms.user(t.tenantId, t.userId));
-  const botOrLoose = t.status === "chatbot" || (!t.queueId && !t.userId);
-  if (v.botAndUnassignedAdminOnly && botOrLoose) return out;
-  if (t.queueId) {
-    if (!(v.ticketsOwnerOnly && t.userId)) out.push(rooms.queue(t.tenantId, t.queueId));
-  } else if (!t.userId) out.push(rooms.tenant(t.tenantId));
-  return out;
-}
+/** The rooms that hear of a ticket: its audiences of spec §6 (@openatende/contracts/visibility). */
+export { ticketRooms };

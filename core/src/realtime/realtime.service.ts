@@ -7,7 +7,8 @@ import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { verifyAccessToken } from "../auth/tokens";
 import { readSessionState } from "../auth/session-store";
-import { RealtimePush, adminOnlyRoom, rooms } from "./push";
+import { viewerRooms } from "@openatende/contracts/visibility";
+import { RealtimePush, adminOnlyRoom } from "./push";
 import type { ErrorCode } from "../errors/codes";
 
 /**
@@ -109,7 +110,8 @@ export function createRealtimeService(deps: CoreDeps): ServiceSchema {
       if (deps.config.mode === "cluster") {
         pub = new Redis(deps.config.redisUrl);
         sub = pub.duplicate();
-        io.adapter(createAdapter(pub, sub, { key: `oa-io:${deps.config.namespace}` }));
+        // The installation's own channel: a tenant's room of another installation on the same Redis is not ours.
+        io.adapter(createAdapter(pub, sub, { key: `${deps.redisPrefix()}io` }));
       }
       io.use((socket, next) => {
         authenticate(socket).then(
@@ -122,20 +124,21 @@ export function createRealtimeService(deps: CoreDeps): ServiceSchema {
       });
       io.on("connection", async (socket) => {
         const u = socket.data.user as SocketUser;
-        const join = [rooms.tenant(u.tenantId), rooms.user(u.tenantId, u.id), `session:${u.sessionId}`];
-        if (["admin", "super", "supervisor"].includes(u.profile)) join.push(rooms.admins(u.tenantId));
-        if (["admin", "super"].includes(u.profile)) join.push(adminOnlyRoom(u.tenantId));
+        // The rooms of the tickets the user may see (spec §6), with the queues and the support
+        // flag as they are now (the token's copy may be older).
+        let viewer = { id: u.id, profile: u.profile, queues: [] as number[], isSupport: false };
         try {
-          const me = (await this.broker.call("users.getInternal", { id: u.id })) as { queues: number[]; tenantId: number } | null;
+          const me = (await this.broker.call("users.getInternal", { id: u.id })) as { queues: number[]; tenantId: number; isSupport?: boolean } | null;
           if (!me || me.tenantId !== u.tenantId) {
             socket.disconnect(true);
             return;
           }
-          for (const q of me.queues ?? []) join.push(rooms.queue(u.tenantId, q));
-          if ((me as { isSupport?: boolean }).isSupport) join.push(rooms.admins(u.tenantId), adminOnlyRoom(u.tenantId));
+          viewer = { ...viewer, queues: me.queues ?? [], isSupport: !!me.isSupport };
         } catch (err) {
           this.logger.warn(`realtime: could not read user ${u.id}: ${(err as Error).message}`);
         }
+        const join = [...viewerRooms(viewer, u.tenantId), `session:${u.sessionId}`];
+        if (["admin", "super"].includes(u.profile) || viewer.isSupport) join.push(adminOnlyRoom(u.tenantId));
         await socket.join(join);
         // A logout (or a login elsewhere) that landed while this socket was joining missed it:
         // read the session's state again now that the socket is in its session room.

@@ -1,4 +1,5 @@
 import type { TicketStatus } from "./model";
+import { seesEveryTicket, visibleBranches, type Branch, type Viewer, type VisibilitySettings } from "./visibility";
 
 /**
  * The ticket list as a union of index ranges.
@@ -21,7 +22,8 @@ export interface ListFilter {
   queueIds: number[];
   /** Admins and supervisors with showAll see every ticket. */
   showAll: boolean;
-  me: { id: number; queues: number[]; admin: boolean };
+  /** Who asks: which tickets they may see is ./visibility's (spec §6). */
+  viewer: Viewer;
   withUnreadMessages: boolean;
   isNotAssignedUser: boolean;
   includeNotQueueDefined: boolean;
@@ -29,7 +31,7 @@ export interface ListFilter {
   contactIds?: number[];
   /** A search that is a protocol or a ticket id. */
   protocolOrId?: { protocol: string; id: number | null };
-  settings: { ticketsOwnerOnly: boolean; botAndUnassignedAdminOnly: boolean };
+  settings: VisibilitySettings;
   offset: number;
   limit: number;
   /**
@@ -40,82 +42,16 @@ export interface ListFilter {
   datesAsText?: boolean;
 }
 
-interface Branch {
-  where: string[];
-  params: unknown[];
-}
-
 export const ORDER = "pinned DESC, hasUnread DESC, lastMessageAt DESC, id DESC";
 export const COLUMNS =
   "id, tenantId, contactId, connectionId, queueId, userId, status, protocol, isGroup, pinned, unreadMessages, hasUnread, lastMessage, lastMessageAt, closedAt, createdAt, updatedAt";
-
-function branchesFor(f: ListFilter, status: TicketStatus): Branch[] {
-  const base = (): Branch => ({ where: ["tenantId = ?", "status = ?"], params: [f.tenantId, status] });
-  const out: Branch[] = [];
-  const seeAll = f.showAll && f.me.admin;
-  if (status === "chatbot" && f.settings.botAndUnassignedAdminOnly && !f.me.admin) return [];
-
-  if (seeAll) {
-    if (f.queueIds.length) {
-      for (const q of f.queueIds) {
-        const b = base();
-        b.where.push("queueId = ?");
-        b.params.push(q);
-        out.push(b);
-      }
-      if (f.includeNotQueueDefined) {
-        const b = base();
-        b.where.push("queueId IS NULL");
-        out.push(b);
-      }
-    } else {
-      const b = base();
-      if (!f.includeNotQueueDefined) b.where.push("queueId IS NOT NULL");
-      out.push(b);
-    }
-    return out;
-  }
-
-  // Not "show all": the caller's own tickets, their queues' tickets, and tickets without a queue.
-  const queues = f.queueIds.length ? f.me.queues.filter((q) => f.queueIds.includes(q)) : f.me.queues;
-  if (!f.isNotAssignedUser) {
-    const mine = base();
-    mine.where.push("userId = ?");
-    mine.params.push(f.me.id);
-    // The queue filters narrow the caller's own tickets too.
-    if (f.queueIds.length) {
-      mine.where.push(`(queueId IN (${f.queueIds.map(() => "?").join(",")})${f.includeNotQueueDefined ? " OR queueId IS NULL" : ""})`);
-      mine.params.push(...f.queueIds);
-    } else if (!f.includeNotQueueDefined) mine.where.push("queueId IS NOT NULL");
-    out.push(mine);
-  }
-  for (const q of queues) {
-    const b = base();
-    b.where.push("queueId = ?");
-    b.params.push(q);
-    if (f.settings.ticketsOwnerOnly && !f.me.admin) {
-      b.where.push("(userId IS NULL OR userId = ?)");
-      b.params.push(f.me.id);
-    }
-    out.push(b);
-  }
-  if (f.includeNotQueueDefined && !(f.settings.botAndUnassignedAdminOnly && !f.me.admin)) {
-    const b = base();
-    b.where.push("queueId IS NULL");
-    if (!f.me.admin) {
-      b.where.push("(userId IS NULL OR userId = ?)");
-      b.params.push(f.me.id);
-    }
-    out.push(b);
-  }
-  return out;
-}
 
 /** The caller's branches for each status, with the request's filters on each. */
 function filtered(f: ListFilter, branchesOf: (status: TicketStatus) => Branch[]): Branch[] {
   const out: Branch[] = [];
   for (const status of f.statuses) {
-    for (const b of branchesOf(status)) {
+    for (const v of branchesOf(status)) {
+      const b: Branch = { where: ["tenantId = ?", "status = ?", ...v.where], params: [f.tenantId, status, ...v.params] };
       // `pinned IN (0, 1)` turns "unread first" into two exact index ranges (pinned, then not).
       if (f.withUnreadMessages) b.where.push("pinned IN (0, 1)", "hasUnread = 1");
       if (f.isNotAssignedUser) b.where.push("userId IS NULL");
@@ -217,7 +153,7 @@ function unreadAcrossStatuses(f: ListFilter, branches: Branch[]): Branch[] {
 
 /** The page as one statement over the caller's branches; null when nothing can match. */
 export function buildListQuery(f: ListFilter): { sql: string; params: unknown[] } | null {
-  const branches = unreadAcrossStatuses(f, filtered(f, (status) => branchesFor(f, status)));
+  const branches = unreadAcrossStatuses(f, filtered(f, (status) => visibleBranches(f, status)));
   return branches.length ? pageStatement(branches, f.offset, f.limit, f.datesAsText) : null;
 }
 
@@ -229,9 +165,10 @@ export function buildListQuery(f: ListFilter): { sql: string; params: unknown[] 
  * when one does, the page is discarded and the exact branches are read instead.
  */
 function wideStatement(f: ListFilter): { sql: string; params: unknown[] } | null {
-  if (!f.me.admin || (f.showAll && f.me.admin) || !f.includeNotQueueDefined || f.isNotAssignedUser || !f.statuses.length) return null;
-  const allowed = [...new Set(f.queueIds.length ? f.me.queues.filter((q) => f.queueIds.includes(q)) : f.me.queues)].sort((a, b) => a - b);
-  const wide = unreadAcrossStatuses(f, filtered(f, (status) => [{ where: ["tenantId = ?", "status = ?"], params: [f.tenantId, status] }]));
+  const staff = seesEveryTicket(f.viewer);
+  if (!staff || f.showAll || !f.includeNotQueueDefined || f.isNotAssignedUser || !f.statuses.length) return null;
+  const allowed = [...new Set(f.queueIds.length ? f.viewer.queues.filter((q) => f.queueIds.includes(q)) : f.viewer.queues)].sort((a, b) => a - b);
+  const wide = unreadAcrossStatuses(f, filtered(f, () => [{ where: [], params: [] }]));
   if (!wide.length) return null;
   // Queue ids outside `allowed`, as index ranges (NULL is never inside a comparison).
   const gaps: string[] = [];

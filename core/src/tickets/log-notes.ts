@@ -1,0 +1,46 @@
+import type { Ctx } from "../types";
+import { pushRealtime, visibilityOf } from "../realtime/push";
+import type { Ticket } from "./model";
+import { formatProtocol } from "./protocol";
+import { plain, type TicketsKit } from "./kit";
+import { ticketRooms } from "./visibility";
+
+/**
+ * A ticket's activity log and notes (spec §4), and its protocol number, given once the
+ * ticket exists (the number is made of its id and creation date in the tenant's format).
+ */
+export function createLogAndNotes(kit: TicketsKit) {
+  const { TicketLog, TicketNote } = kit;
+
+  return {
+    async setProtocol(ctx: Ctx, t: Ticket, transaction?: unknown) {
+      const r = plain(t);
+      const s = await kit.settingsOf(ctx, r.tenantId);
+      const tenant = (await ctx.call("tenants.getInternal", { id: r.tenantId })) as { timezone?: string } | null;
+      const protocol = formatProtocol(r.id, r.createdAt ?? new Date(), s.protocol, tenant?.timezone ?? "America/Sao_Paulo");
+      await t.update({ protocol }, { transaction: transaction as never });
+    },
+
+    async logs(ctx: Ctx<{ id: number }>) {
+      const { row } = await kit.loadVisible(ctx, ctx.params.id);
+      const logs = await TicketLog.findAll({ where: { tenantId: row.tenantId, ticketId: row.id }, order: [["id", "ASC"]], limit: 1000 });
+      return logs.map((l) => l.get({ plain: true }));
+    },
+
+    async notes(ctx: Ctx<{ id: number }>) {
+      const { row } = await kit.loadVisible(ctx, ctx.params.id);
+      const notes = await TicketNote.findAll({ where: { tenantId: row.tenantId, ticketId: row.id }, order: [["id", "ASC"]], limit: 500 });
+      return notes.map((n) => n.get({ plain: true }));
+    },
+
+    async addNote(ctx: Ctx<{ id: number; body: string }>) {
+      const { row } = await kit.loadVisible(ctx, ctx.params.id);
+      const note = await TicketNote.create({ tenantId: row.tenantId, ticketId: row.id, userId: ctx.meta.user!.id, body: ctx.params.body });
+      ctx.meta.$statusCode = 201;
+      pushRealtime(ctx, { rooms: ticketRooms(row, await visibilityOf(ctx, row.tenantId)), event: `${row.tenantId}:ticketNote`, payload: { ticketId: row.id, note: note.get({ plain: true }) } });
+      return note.get({ plain: true });
+    },
+  };
+}
+
+export type LogAndNotes = ReturnType<typeof createLogAndNotes>;
