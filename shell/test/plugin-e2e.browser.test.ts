@@ -207,7 +207,7 @@ test("the platform level takes the plugin away from tenant A: A's open screen fo
     expect((await t.api.put(`/plugins/${id}/tenants/${a.tenantId}`, { allowed: false }, sup)).status).toBe(200);
     await poll(has, (v) => v === false, "the plugin gone from the open shell", 15_000);
     await poll(() => status.getAttribute("data-status"), (s) => s === "inactive", "the connection shown inactive", 15_000);
-    await waitText(page.locator(`[data-testid="channel-inactive-reason-${conn.id}"]`), "Módulo não liberado pela revenda");
+    await waitText(page.locator(`[data-testid="channel-inactive-reason-${conn.id}"]`), "Módulo não liberado");
     await page.click('[data-testid="channel-new"]');
     await page.waitForSelector('[data-testid="channel-type-chooser"]');
     expect(await page.locator(`[data-testid="channel-type-${id}"]`).count()).toBe(0);

@@ -201,7 +201,7 @@ test("an admin connects Telegram through the plugin's form; a customer's message
     await page.waitForSelector(`[data-testid="channel-status-${conn.id}"][data-status="connected"]`, { timeout: 15_000 });
     expect((await t.api.put(`/plugins/channel-telegram/tenants/${f.tenantId}`, { allowed: false }, sup)).status).toBe(200);
     await waitAttr(page.locator(`[data-testid="channel-status-${conn.id}"]`), "data-status", "inactive");
-    await waitText(page.locator(`[data-testid="channel-inactive-reason-${conn.id}"]`), "Módulo não liberado pela revenda");
+    await waitText(page.locator(`[data-testid="channel-inactive-reason-${conn.id}"]`), "Módulo não liberado");
     await page.reload();
     await page.waitForFunction(() => (window as any).__openatende?.plugins.loaded === true, null, { timeout: 15_000 });
     await waitText(row(page, "Telegram da loja"), "módulo desativado");

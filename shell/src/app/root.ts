@@ -2,6 +2,7 @@ import { makeAutoObservable, reaction } from "mobx";
 import type { i18n as I18n } from "i18next";
 import type { UiLocale, UiProfile, UiTier } from "@openatende/plugin-sdk/ui";
 import { ApiClient, ApiError } from "../api/client";
+import { ErrorCatalogue } from "../api/catalogue";
 import { SessionStore, browserLocale, type LoginResponse, type UserConfigs } from "../stores/session";
 import { UiStore } from "../stores/ui";
 import { SettingsStore } from "../stores/settings";
@@ -40,6 +41,8 @@ export class RootStore {
   readonly ui = new UiStore();
   readonly i18n: I18n;
   readonly api: ApiClient;
+  /** The server's error texts, for codes shown outside an error answer (a connection's inactive reason, an import row's). */
+  readonly errors: ErrorCatalogue;
   readonly plugins = new PluginRegistry();
   /** The tenant's settings, loaded with the session. */
   readonly settings: SettingsStore;
@@ -67,7 +70,8 @@ export class RootStore {
       navigate: (p) => this.navigate(p),
     });
     this.settings = new SettingsStore(this.api);
-    makeAutoObservable<RootStore>(this, { session: false, ui: false, i18n: false, api: false, plugins: false, settings: false, realtime: false, navigate: false, t: false, ready: false });
+    this.errors = new ErrorCatalogue(this.api);
+    makeAutoObservable<RootStore>(this, { session: false, ui: false, i18n: false, api: false, errors: false, plugins: false, settings: false, realtime: false, navigate: false, t: false, ready: false });
     this.ready = this.applyLocale(this.session.locale);
     reaction(
       () => this.session.locale,

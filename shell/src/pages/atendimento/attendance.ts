@@ -79,9 +79,9 @@ export class Attendance {
       t: (k, v) => root.t(k, v),
       openTicketId: () => this.openTicketId,
     });
-    makeAutoObservable<Attendance, "root" | "unsubscribe" | "directoryLoaded" | "readTimer" | "errorTextsLoading">(
+    makeAutoObservable<Attendance, "root" | "unsubscribe" | "directoryLoaded" | "readTimer">(
       this,
-      { root: false, tickets: false, messages: false, notifications: false, unsubscribe: false, directoryLoaded: false, readTimer: false, errorTextsLoading: false, failureText: false },
+      { root: false, tickets: false, messages: false, notifications: false, unsubscribe: false, directoryLoaded: false, readTimer: false, failureText: false },
       { autoBind: true },
     );
     reaction(
@@ -192,22 +192,11 @@ export class Attendance {
     return rows;
   }
 
-  /** Titles of the API's error codes in the user's language (a failed message keeps the code as its reason). */
-  errorTexts: Record<string, { title: string; detail?: string }> | null = null;
-  private errorTextsLoading = false;
-
+  /** A failed message's reason in the user's language: the catalogue's text for a code, the plugin's words otherwise. */
   failureText(reason: string | null): string | null {
     if (!reason) return null;
     if (!/^ERR_[A-Z0-9_]+$/.test(reason)) return reason;
-    if (!this.errorTexts && !this.errorTextsLoading) {
-      this.errorTextsLoading = true;
-      void this.root.api
-        .get<{ errors: Record<string, Record<string, { title: string; detail?: string }>> }>("/errors/catalogue", { silent: true })
-        .then((c) => runInAction(() => (this.errorTexts = c.errors?.[this.root.session.locale] ?? c.errors?.en ?? {})))
-        .catch(() => undefined);
-    }
-    const e = this.errorTexts?.[reason];
-    return e ? [e.title, e.detail].filter(Boolean).join(": ") : null;
+    return this.root.errors.line(reason, this.root.session.locale);
   }
 
   queue(id: number | null | undefined): QueueView | undefined {

@@ -24,7 +24,7 @@ import { ConnectionDrawer } from "./canais/ConnectionDrawer";
 import { DeleteConnectionModal } from "./canais/DeleteConnectionModal";
 import { QrModal } from "./canais/QrModal";
 import { TransferModal } from "./canais/TransferModal";
-import { INACTIVE_REASONS, STATUS_BADGE, pluginLabel, type ConnectionView } from "./canais/types";
+import { STATUS_BADGE, pluginLabel, type ConnectionView } from "./canais/types";
 import { useConnectionStatus } from "./canais/useConnectionStatus";
 import type { QueueView } from "./FilasPage";
 
@@ -113,7 +113,8 @@ export default observer(function CanaisPage() {
     const v = t(k);
     return v === k ? s : v;
   };
-  const reasonLabel = (code: string) => t(`configuracoes.channels.inactiveReasons.${INACTIVE_REASONS.includes(code) ? code : "other"}`);
+  // The catalogue's title of the code (ERR_PLUGIN_DISABLED…): the server's words, not the shell's.
+  const reasonLabel = (code: string) => root.errors.text(code, i18n.language)?.title ?? t("configuracoes.channels.inactiveOther");
 
   return (
     <Card variant="borderless" data-testid="channels-page">

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { Alert, Button, Card, Modal, Progress, Space, Statistic, Table, Tag, Typography, Upload, theme } from "antd";
 import { CheckCircleFilled, CloseCircleFilled, DownloadOutlined, FileTextOutlined, InboxOutlined } from "@ant-design/icons";
@@ -29,11 +30,12 @@ const TEMPLATE = "name,number,email,document,birthday,tags\nMaria Silva,55119123
 /**
  * CSV import: the file goes to POST /contacts/import (a Bull job); its progress is polled
  * from GET /contacts/import/:id until it ends, then the rows refused are listed with the
- * field and the reason. Good rows are kept whatever the bad ones.
+ * field and the reason (the server catalogue's text of its code). Good rows are kept whatever
+ * the bad ones. An observer: the catalogue's texts arrive after the first render.
  */
-export function ImportModal({ onClose, onImported }: { onClose: () => void; onImported: () => void }) {
+export const ImportModal = observer(function ImportModal({ onClose, onImported }: { onClose: () => void; onImported: () => void }) {
   const root = useRoot();
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { token } = theme.useToken();
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -123,9 +125,8 @@ export function ImportModal({ onClose, onImported }: { onClose: () => void; onIm
       const v = t(byField);
       if (v !== byField) return v;
     }
-    const k = `contatos.import.reasons.${code}`;
-    const v = t(k);
-    return v === k ? t("contatos.import.reasons.other", { code }) : v;
+    // The server's words for its code (the catalogue), never the shell's own.
+    return root.errors.line(code, i18n.language) ?? t("contatos.import.reasonOther", { code });
   };
 
   return (
@@ -260,4 +261,4 @@ export function ImportModal({ onClose, onImported }: { onClose: () => void; onIm
       )}
     </Modal>
   );
-}
+});

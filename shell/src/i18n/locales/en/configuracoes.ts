@@ -181,15 +181,8 @@ export default {
     transferDone: "Conversations transferred: {{count}}",
     pick: "Choose a connection",
     inactiveHint: "Nothing is sent or received through this connection until its module is available to your company again.",
-    inactiveReasons: {
-      ERR_PLUGIN_DISABLED: "Module disabled for your company",
-      ERR_PLUGIN_NOT_ALLOWED: "Module not made available by your reseller",
-      ERR_LICENSE_TIER_REQUIRED: "Your current plan does not include this channel",
-      ERR_PLUGIN_VERSION_UNAVAILABLE: "The module version of this connection is not installed",
-      ERR_PLUGIN_NOT_FOUND: "Module not installed",
-      ERR_PLUGIN_UNAVAILABLE: "Module not running",
-      other: "Module unavailable",
-    },
+    /** A connection stopped for a reason the server catalogue does not know (the known ones are its texts). */
+    inactiveOther: "Module unavailable",
     statuses: {
       connected: "Connected",
       disconnected: "Disconnected",

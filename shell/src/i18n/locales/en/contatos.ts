@@ -128,14 +128,8 @@ export default {
     moreErrors: "And {{count}} more errors not listed.",
     allGood: "Every row was imported.",
     limit: "Your plan's contact limit was reached ({{current}} of {{max}}). The remaining rows were not imported.",
-    reasons: {
-      ERR_VALIDATION: "Invalid value or required field empty",
-      ERR_CONTACT_NUMBER_INVALID: "Invalid number: include the country and area code",
-      ERR_CONTACT_DUPLICATED: "Number repeated within the file",
-      ERR_CONTACT_ALREADY_EXISTS: "A contact with this number already exists",
-      ERR_CONTACT_LIMIT: "Plan contact limit reached",
-      other: "Row refused ({{code}})",
-    },
+    /** A refused row whose code the server catalogue does not know (its reasons are the catalogue's texts). */
+    reasonOther: "Row refused ({{code}})",
     errorCount: "{{count}} errors",
     fieldReasons: {
       name: "Name empty or too long",

@@ -181,15 +181,8 @@ export default {
     transferDone: "Conversaciones transferidas: {{count}}",
     pick: "Elija una conexión",
     inactiveHint: "No se envía ni se recibe nada por esta conexión hasta que el módulo vuelva a estar habilitado para tu empresa.",
-    inactiveReasons: {
-      ERR_PLUGIN_DISABLED: "Módulo desactivado para tu empresa",
-      ERR_PLUGIN_NOT_ALLOWED: "Módulo no habilitado por tu revendedor",
-      ERR_LICENSE_TIER_REQUIRED: "Tu plan actual no incluye este canal",
-      ERR_PLUGIN_VERSION_UNAVAILABLE: "La versión del módulo de esta conexión no está instalada",
-      ERR_PLUGIN_NOT_FOUND: "Módulo no instalado",
-      ERR_PLUGIN_UNAVAILABLE: "Módulo fuera de servicio",
-      other: "Módulo no disponible",
-    },
+    /** A connection stopped for a reason the server catalogue does not know (the known ones are its texts). */
+    inactiveOther: "Módulo no disponible",
     statuses: {
       connected: "Conectado",
       disconnected: "Desconectado",

@@ -128,14 +128,8 @@ export default {
     moreErrors: "Y {{count}} errores más que no se listan.",
     allGood: "Todas las filas fueron importadas.",
     limit: "Se alcanzó el límite de contactos de su plan ({{current}} de {{max}}). Las filas restantes no se importaron.",
-    reasons: {
-      ERR_VALIDATION: "Valor no válido o campo obligatorio vacío",
-      ERR_CONTACT_NUMBER_INVALID: "Número no válido: incluya el código de país y de área",
-      ERR_CONTACT_DUPLICATED: "Número repetido en el mismo archivo",
-      ERR_CONTACT_ALREADY_EXISTS: "Ya existe un contacto con este número",
-      ERR_CONTACT_LIMIT: "Límite de contactos del plan alcanzado",
-      other: "Fila rechazada ({{code}})",
-    },
+    /** A refused row whose code the server catalogue does not know (its reasons are the catalogue's texts). */
+    reasonOther: "Fila rechazada ({{code}})",
     errorCount: "{{count}} errores",
     fieldReasons: {
       name: "Nombre vacío o demasiado largo",

@@ -181,15 +181,8 @@ export default {
     transferDone: "Atendimentos transferidos: {{count}}",
     pick: "Escolha uma conexão",
     inactiveHint: "Nada é enviado nem recebido por esta conexão até que o módulo volte a ser liberado para a sua empresa.",
-    inactiveReasons: {
-      ERR_PLUGIN_DISABLED: "Módulo desativado para a sua empresa",
-      ERR_PLUGIN_NOT_ALLOWED: "Módulo não liberado pela revenda",
-      ERR_LICENSE_TIER_REQUIRED: "O plano atual não inclui este canal",
-      ERR_PLUGIN_VERSION_UNAVAILABLE: "A versão do módulo desta conexão não está instalada",
-      ERR_PLUGIN_NOT_FOUND: "Módulo não instalado",
-      ERR_PLUGIN_UNAVAILABLE: "Módulo fora do ar",
-      other: "Módulo indisponível",
-    },
+    /** A connection stopped for a reason the server catalogue does not know (the known ones are its texts). */
+    inactiveOther: "Módulo indisponível",
     statuses: {
       connected: "Conectado",
       disconnected: "Desconectado",

@@ -129,14 +129,8 @@ export default {
     moreErrors: "E mais {{count}} erros não listados.",
     allGood: "Todas as linhas foram importadas.",
     limit: "O limite de contatos do seu plano foi atingido ({{current}} de {{max}}). As linhas restantes não foram importadas.",
-    reasons: {
-      ERR_VALIDATION: "Valor inválido ou campo obrigatório vazio",
-      ERR_CONTACT_NUMBER_INVALID: "Número inválido: informe o código do país e o DDD",
-      ERR_CONTACT_DUPLICATED: "Número repetido no próprio arquivo",
-      ERR_CONTACT_ALREADY_EXISTS: "Já existe um contato com este número",
-      ERR_CONTACT_LIMIT: "Limite de contatos do plano atingido",
-      other: "Linha recusada ({{code}})",
-    },
+    /** A refused row whose code the server catalogue does not know (its reasons are the catalogue's texts). */
+    reasonOther: "Linha recusada ({{code}})",
     errorCount: "{{count}} erros",
     fieldReasons: {
       name: "Nome em branco ou longo demais",

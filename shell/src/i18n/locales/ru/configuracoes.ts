@@ -181,15 +181,8 @@ export default {
     transferDone: "Перенесено обращений: {{count}}",
     pick: "Выберите подключение",
     inactiveHint: "Через это подключение ничего не отправляется и не принимается, пока модуль снова не станет доступен вашей компании.",
-    inactiveReasons: {
-      ERR_PLUGIN_DISABLED: "Модуль отключён для вашей компании",
-      ERR_PLUGIN_NOT_ALLOWED: "Модуль не разрешён вашим реселлером",
-      ERR_LICENSE_TIER_REQUIRED: "Текущий тариф не включает этот канал",
-      ERR_PLUGIN_VERSION_UNAVAILABLE: "Версия модуля этого подключения не установлена",
-      ERR_PLUGIN_NOT_FOUND: "Модуль не установлен",
-      ERR_PLUGIN_UNAVAILABLE: "Модуль не запущен",
-      other: "Модуль недоступен",
-    },
+    /** A connection stopped for a reason the server catalogue does not know (the known ones are its texts). */
+    inactiveOther: "Модуль недоступен",
     statuses: {
       connected: "Подключено",
       disconnected: "Отключено",

@@ -128,14 +128,8 @@ export default {
     moreErrors: "И ещё ошибок, не показанных в списке: {{count}}.",
     allGood: "Все строки импортированы.",
     limit: "Достигнут лимит контактов вашего тарифа ({{current}} из {{max}}). Остальные строки не импортированы.",
-    reasons: {
-      ERR_VALIDATION: "Неверное значение или не заполнено обязательное поле",
-      ERR_CONTACT_NUMBER_INVALID: "Неверный номер: укажите код страны и города",
-      ERR_CONTACT_DUPLICATED: "Номер повторяется в самом файле",
-      ERR_CONTACT_ALREADY_EXISTS: "Контакт с этим номером уже существует",
-      ERR_CONTACT_LIMIT: "Достигнут лимит контактов тарифа",
-      other: "Строка отклонена ({{code}})",
-    },
+    /** A refused row whose code the server catalogue does not know (its reasons are the catalogue's texts). */
+    reasonOther: "Строка отклонена ({{code}})",
     errorCount: "ошибок: {{count}}",
     fieldReasons: {
       name: "Имя пустое или слишком длинное",

@@ -27,9 +27,6 @@ export interface ConnectionStatusEvent {
   session?: { id: number; status: string; qrcode?: string; detail?: string; inactiveReason?: string | null };
 }
 
-/** Reasons the platform stops a connection, with a text each (configuracoes.channels.inactiveReasons). */
-export const INACTIVE_REASONS = ["ERR_PLUGIN_DISABLED", "ERR_PLUGIN_NOT_ALLOWED", "ERR_LICENSE_TIER_REQUIRED", "ERR_PLUGIN_VERSION_UNAVAILABLE", "ERR_PLUGIN_NOT_FOUND", "ERR_PLUGIN_UNAVAILABLE"];
-
 /** The badge of each connection status. */
 export const STATUS_BADGE: Record<string, "success" | "processing" | "warning" | "error" | "default"> = {
   connected: "success",
