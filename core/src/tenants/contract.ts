@@ -14,3 +14,15 @@ export interface TenantRow {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** Actions of the tenants service other services call. */
+export interface TenantsActions {
+  "tenants.getInternal": { params: { id: number }; result: TenantRow | null };
+  "tenants.setLicenseToken": { params: { id: number; token: string | null }; result: boolean };
+  "tenants.createInternal": { params: { name: string; document?: string; timezone?: string }; result: TenantRow };
+  "tenants.count": { params: Record<string, never>; result: number };
+}
+
+export interface TenantsEvents {
+  "tenants.changed": { tenantId: number };
+}

@@ -46,3 +46,33 @@ export function normalisePhone(raw: string | null | undefined): string | null {
   const digits = String(raw).replace(/\D/g, "");
   return digits.length ? digits : null;
 }
+
+/** A user's id and name (users.names). */
+export interface UserName {
+  id: number;
+  name: string;
+}
+
+/** Actions of the users service other services call. */
+export interface UsersActions {
+  "users.getInternal": { params: { id: number }; result: UserWithQueues | null };
+  "users.findForLogin": { params: { email?: string; phoneNumber?: string }; result: UserWithQueues | null };
+  "users.setPasswordHash": { params: { id: number; passwordHash: string }; result: boolean };
+  "users.touchLogin": { params: { id: number }; result: boolean };
+  "users.setStatus": { params: { id: number; status: "online" | "offline" }; result: boolean };
+  "users.createInternal": {
+    params: { tenantId: number; name: string; email: string; password: string; profile: Profile; isMaster?: boolean; queues?: number[] };
+    result: { id: number };
+  };
+  "users.deactivate": { params: { id: number; tenantId: number }; result: boolean };
+  "users.detachQueue": { params: { tenantId: number; queueId: number }; result: number };
+  "users.countInQueue": { params: { tenantId: number; queueId: number }; result: number };
+  /** Names of the tenant's users (deleted ones too: their tickets still show them). */
+  "users.names": { params: { tenantId: number; ids: number[] }; result: UserName[] };
+}
+
+export interface UsersEvents {
+  "users.created": { tenantId: number; userId: number };
+  "users.updated": { tenantId: number; userId: number };
+  "users.deleted": { tenantId: number; userId: number; newUserId?: number };
+}
