@@ -1,21 +1,14 @@
-import { Op, QueryTypes, WhereOptions } from "sequelize";
 import type { ServiceSchema } from "moleculer";
 import type { CoreDeps } from "../deps";
 import { AppError } from "../errors/app-error";
 import { Ctx, isAdmin } from "../types";
-import { ACTIVE_STATUSES, defineTicketModels, TICKET_STATUSES } from "../tickets/model";
+import { TICKET_STATUSES } from "../tickets/model";
+import { call } from "../bus/call";
 import { ticketEvolution } from "./evolution";
 
 interface Period {
   dateFrom: Date;
   dateTo: Date;
-}
-
-interface Group {
-  status: string;
-  queueId: number | null;
-  userId: number | null;
-  count: number | string;
 }
 
 const ZERO = () => Object.fromEntries(TICKET_STATUSES.map((s) => [s, 0])) as Record<(typeof TICKET_STATUSES)[number], number>;
@@ -30,10 +23,11 @@ function defaultPeriod(now = new Date()): Period {
  * Active tickets (open, pending, group, chatbot) count as they are now; closed ones count when
  * closed inside the period. Admins and supervisors see the whole tenant; an agent sees the
  * tickets of their queues and the ones assigned to them.
+ *
+ * The dashboard owns no table: the figures are the tickets service's (tickets.statusCounts,
+ * tickets.dailyCounts), the names the queues', users' and connections' services'.
  */
-export function createDashboardService(deps: CoreDeps): ServiceSchema {
-  const { Ticket } = defineTicketModels(deps.sequelize);
-
+export function createDashboardService(_deps: CoreDeps): ServiceSchema {
   return {
     name: "dashboard",
     settings: { rest: "/" },
@@ -52,29 +46,14 @@ export function createDashboardService(deps: CoreDeps): ServiceSchema {
           const period: Period = { dateFrom: ctx.params.dateFrom ?? def.dateFrom, dateTo: ctx.params.dateTo ?? def.dateTo };
           if (period.dateFrom.getTime() > period.dateTo.getTime()) throw new AppError("ERR_VALIDATION", { field: "dateFrom", reason: "after dateTo" });
           const whole = isAdmin(me) || me.profile === "supervisor";
-          const scope: WhereOptions[] = [];
-          if (!whole) {
-            const u = (await ctx.call("users.getInternal", { id: me.id })) as { queues: number[] } | null;
-            const queues = u?.queues ?? [];
-            scope.push({ [Op.or]: [{ userId: me.id }, ...(queues.length ? [{ queueId: { [Op.in]: queues } }] : [])] });
-          }
-          const rows = (await Ticket.count({
-            where: {
-              [Op.and]: [
-                { tenantId },
-                { [Op.or]: [{ status: { [Op.in]: ACTIVE_STATUSES } }, { status: "closed", closedAt: { [Op.gte]: period.dateFrom, [Op.lte]: period.dateTo } }] },
-                ...scope,
-              ],
-            },
-            group: ["status", "queueId", "userId"],
-            attributes: ["status", "queueId", "userId"],
-          })) as unknown as Group[];
+          const mine = whole ? null : { userId: me.id, queues: (await call(ctx, "users.getInternal", { id: me.id }))?.queues ?? [] };
+          const rows = await call(ctx, "tickets.statusCounts", { tenantId, closedFrom: period.dateFrom.toISOString(), closedTo: period.dateTo.toISOString(), mine });
 
           const byStatus = ZERO();
           const byQueue = new Map<number | null, ReturnType<typeof ZERO>>();
           const byUser = new Map<number | null, ReturnType<typeof ZERO>>();
           for (const r of rows) {
-            const n = Number(r.count);
+            const n = r.count;
             const s = r.status as keyof ReturnType<typeof ZERO>;
             if (!(s in byStatus)) continue;
             byStatus[s] += n;
@@ -86,18 +65,8 @@ export function createDashboardService(deps: CoreDeps): ServiceSchema {
           const queueIds = [...byQueue.keys()].filter((x): x is number => x !== null);
           const userIds = [...byUser.keys()].filter((x): x is number => x !== null);
           const [queues, users] = await Promise.all([
-            queueIds.length
-              ? deps.sequelize.query<{ id: number; name: string }>(`SELECT id, name FROM queues WHERE tenantId = ? AND id IN (${queueIds.map(() => "?").join(",")})`, {
-                  replacements: [tenantId, ...queueIds],
-                  type: QueryTypes.SELECT,
-                })
-              : [],
-            userIds.length
-              ? deps.sequelize.query<{ id: number; name: string }>(`SELECT id, name FROM users WHERE tenantId = ? AND id IN (${userIds.map(() => "?").join(",")})`, {
-                  replacements: [tenantId, ...userIds],
-                  type: QueryTypes.SELECT,
-                })
-              : [],
+            queueIds.length ? call(ctx, "queues.names", { tenantId, ids: queueIds }) : [],
+            userIds.length ? call(ctx, "users.names", { tenantId, ids: userIds }) : [],
           ]);
           const qName = new Map(queues.map((q) => [q.id, q.name]));
           const uName = new Map(users.map((u) => [u.id, u.name]));
@@ -114,7 +83,7 @@ export function createDashboardService(deps: CoreDeps): ServiceSchema {
         },
       },
 
-      /** Day by day in the tenant's time zone: created per connection, resolved, resolution time per user (tickets/evolution.ts). */
+      /** Day by day in the tenant's time zone: created per connection, resolved, resolution time per user (evolution.ts). */
       evolution: {
         rest: "GET /dashboard/evolution",
         access: "user",
@@ -125,11 +94,8 @@ export function createDashboardService(deps: CoreDeps): ServiceSchema {
         async handler(ctx: Ctx<{ dateFrom?: string; dateTo?: string }>) {
           const me = ctx.meta.user!;
           const whole = isAdmin(me) || me.profile === "supervisor";
-          const [tenant, u] = await Promise.all([
-            ctx.call("tenants.getInternal", { id: me.tenantId }) as Promise<{ timezone?: string | null } | null>,
-            whole ? null : (ctx.call("users.getInternal", { id: me.id }) as Promise<{ queues: number[] } | null>),
-          ]);
-          const r = await ticketEvolution(deps.sequelize, {
+          const [tenant, u] = await Promise.all([call(ctx, "tenants.getInternal", { id: me.tenantId }), whole ? null : call(ctx, "users.getInternal", { id: me.id })]);
+          const r = await ticketEvolution(ctx, {
             tenantId: me.tenantId,
             timezone: tenant?.timezone || "America/Sao_Paulo",
             dateFrom: ctx.params.dateFrom,

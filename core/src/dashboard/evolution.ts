@@ -1,5 +1,5 @@
-import { QueryTypes, type Sequelize } from "sequelize";
 import { AppError } from "../errors/app-error";
+import { call, type Caller } from "../bus/call";
 
 /** The longest period the evolution covers (days). */
 export const EVOLUTION_MAX_DAYS = 92;
@@ -36,17 +36,13 @@ export interface EvolutionQuery {
   mine: { userId: number; queues: number[] } | null;
 }
 
-type Row = Record<string, unknown>;
-const num = (v: unknown) => Number(v ?? 0);
-const idOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-
 /**
  * Day by day over a period in the tenant's time zone: tickets created (per connection, group
- * chats left out) and resolved, and the time from creation to resolution per user. Three
- * grouped statements, whatever the number of tickets.
+ * chats left out) and resolved, and the time from creation to resolution per user. The
+ * grouped counts are the tickets service's (tickets.dailyCounts), the connections' names the
+ * connections service's.
  */
-export async function ticketEvolution(sequelize: Sequelize, q: EvolutionQuery) {
-  const mysql = sequelize.getDialect() === "mysql";
+export async function ticketEvolution(ctx: Caller, q: EvolutionQuery) {
   const offset = tzOffsetMinutes(q.timezone, new Date());
   const today = new Date(Date.now() + offset * 60_000).toISOString().slice(0, 10);
   const valid = (field: string, v: string) => {
@@ -61,30 +57,8 @@ export async function ticketEvolution(sequelize: Sequelize, q: EvolutionQuery) {
   if ((toMs - fromMs) / DAY_MS + 1 > EVOLUTION_MAX_DAYS) throw new AppError("ERR_VALIDATION", { field: "dateFrom", reason: `more than ${EVOLUTION_MAX_DAYS} days` });
   const start = new Date(fromMs - offset * 60_000);
   const end = new Date(toMs + DAY_MS - offset * 60_000);
-
-  // The local date of a DATE column (fixed offset, bound as the first replacement).
-  const dayOf = (col: string) => (mysql ? `DATE(DATE_ADD(${col}, INTERVAL ? MINUTE))` : `date(${col}, ?)`);
-  const shift = mysql ? offset : `${offset >= 0 ? "+" : ""}${offset} minutes`;
-  const seconds = mysql ? "TIMESTAMPDIFF(SECOND, createdAt, closedAt)" : "(julianday(closedAt) - julianday(createdAt)) * 86400";
-  let scope = "";
-  const scopeArgs: unknown[] = [];
-  if (q.mine) {
-    scope = q.mine.queues.length ? " AND (userId = ? OR queueId IN (?))" : " AND userId = ?";
-    scopeArgs.push(q.mine.userId, ...(q.mine.queues.length ? [q.mine.queues] : []));
-  }
-  const select = (sql: string, replacements: unknown[]) => sequelize.query(sql, { replacements, type: QueryTypes.SELECT }) as Promise<Row[]>;
-  const [created, closedDaily, closedByUser] = await Promise.all([
-    select(`SELECT ${dayOf("createdAt")} AS day, connectionId, COUNT(*) AS n FROM tickets WHERE tenantId = ? AND createdAt >= ? AND createdAt < ? AND isGroup = ?${scope} GROUP BY day, connectionId`, [
-      shift,
-      q.tenantId,
-      start,
-      end,
-      false,
-      ...scopeArgs,
-    ]),
-    select(`SELECT ${dayOf("closedAt")} AS day, COUNT(*) AS n FROM tickets WHERE tenantId = ? AND status = 'closed' AND closedAt >= ? AND closedAt < ?${scope} GROUP BY day`, [shift, q.tenantId, start, end, ...scopeArgs]),
-    select(`SELECT userId, COUNT(*) AS n, SUM(${seconds}) AS secs FROM tickets WHERE tenantId = ? AND status = 'closed' AND closedAt >= ? AND closedAt < ?${scope} GROUP BY userId`, [q.tenantId, start, end, ...scopeArgs]),
-  ]);
+  const counts = await call(ctx, "tickets.dailyCounts", { tenantId: q.tenantId, start: start.toISOString(), end: end.toISOString(), offsetMinutes: offset, mine: q.mine });
+  const { created, closed: closedDaily, byUser: closedByUser } = counts;
 
   const days = daysBetween(from, to);
   const index = new Map(days.map((d, i) => [d, i]));
@@ -94,31 +68,29 @@ export async function ticketEvolution(sequelize: Sequelize, q: EvolutionQuery) {
   for (const r of created) {
     const i = index.get(dayKey(r.day));
     if (i === undefined) continue;
-    daily[i].created += num(r.n);
-    const key = String(idOrNull(r.connectionId));
-    if (!connections.has(key)) connections.set(key, { connectionId: idOrNull(r.connectionId), total: 0, daily: days.map(() => 0) });
+    daily[i].created += r.n;
+    const key = String(r.connectionId);
+    if (!connections.has(key)) connections.set(key, { connectionId: r.connectionId, total: 0, daily: days.map(() => 0) });
     const c = connections.get(key)!;
-    c.daily[i] += num(r.n);
-    c.total += num(r.n);
+    c.daily[i] += r.n;
+    c.total += r.n;
   }
   for (const r of closedDaily) {
     const i = index.get(dayKey(r.day));
-    if (i !== undefined) daily[i].closed += num(r.n);
+    if (i !== undefined) daily[i].closed += r.n;
   }
   let closed = 0;
   let secs = 0;
   const handle = closedByUser.map((r) => {
-    const n = num(r.n);
-    const s = Math.max(0, num(r.secs));
+    const n = r.n;
+    const s = Math.max(0, r.secs);
     closed += n;
     secs += s;
-    return { userId: idOrNull(r.userId), closed: n, avgHandleSeconds: n ? Math.round(s / n) : null };
+    return { userId: r.userId, closed: n, avgHandleSeconds: n ? Math.round(s / n) : null };
   });
 
   const ids = [...connections.values()].map((c) => c.connectionId).filter((x): x is number => x !== null);
-  const names = ids.length
-    ? ((await select(`SELECT id, name, type FROM connections WHERE tenantId = ? AND id IN (?)`, [q.tenantId, ids])) as Array<{ id: number; name: string; type: string }>)
-    : [];
+  const names = ids.length ? await call(ctx, "connections.names", { tenantId: q.tenantId, ids }) : [];
   const byId = new Map(names.map((c) => [Number(c.id), c]));
   return {
     period: { from, to, timezone: q.timezone, days },

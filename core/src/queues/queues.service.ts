@@ -6,6 +6,7 @@ import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { PlanLimits, assertWithinLimit } from "../licence/plans";
 import { lockTenantRow } from "../db/row-locks";
+import type { QueueName } from "./contract";
 
 interface QueueRow {
   id: number;
@@ -164,6 +165,16 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
       },
 
       // --- internal ---------------------------------------------------------------------------
+      /** Names of the tenant's queues among `ids` (the dashboard's figures). */
+      names: {
+        visibility: "public",
+        params: { tenantId: "number", ids: { type: "array", items: "number", max: 1000 } },
+        async handler(ctx: Ctx<{ tenantId: number; ids: number[] }>): Promise<QueueName[]> {
+          if (!ctx.params.ids.length) return [];
+          const rows = await model.findAll({ where: { tenantId: ctx.params.tenantId, id: { [Op.in]: ctx.params.ids } }, attributes: ["id", "name"] });
+          return rows.map((r) => ({ id: r.get("id") as number, name: r.get("name") as string }));
+        },
+      },
       existing: {
         visibility: "public",
         params: { tenantId: "number", ids: { type: "array", items: "number" } },

@@ -5,7 +5,7 @@ import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import { Ctx, Profile, isAdmin, isSuper } from "../types";
 import { defineUserModels, User, UserRow, UserConfigs } from "./model";
-import { normalisePhone } from "./contract";
+import { normalisePhone, type UserName } from "./contract";
 import { hashPassword, isStrongPassword } from "../auth/password";
 import { validLoginHours, LoginHours } from "../auth/login-hours";
 import { containsCI } from "../db/search";
@@ -485,6 +485,16 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
         params: { tenantId: "number", queueId: "number" },
         async handler(ctx: Ctx<{ tenantId: number; queueId: number }>) {
           return UserQueue.destroy({ where: { tenantId: ctx.params.tenantId, queueId: ctx.params.queueId } });
+        },
+      },
+      /** Names of the tenant's users among `ids`, deleted ones too (the dashboard's figures: their tickets still count). */
+      names: {
+        visibility: "public",
+        params: { tenantId: "number", ids: { type: "array", items: "number", max: 1000 } },
+        async handler(ctx: Ctx<{ tenantId: number; ids: number[] }>): Promise<UserName[]> {
+          if (!ctx.params.ids.length) return [];
+          const rows = await UserModel.findAll({ where: { tenantId: ctx.params.tenantId, id: { [Op.in]: ctx.params.ids } }, attributes: ["id", "name"] });
+          return rows.map((r) => ({ id: r.get("id") as number, name: r.get("name") as string }));
         },
       },
       countInQueue: {
