@@ -42,12 +42,15 @@ function stale(output, sources) {
   return newest(sources) > out;
 }
 
+/** The SDK's remote configuration (shared singletons, container names) every build reads. */
+const sdkConfig = [path.join(root, "plugin-sdk/src/cli/rsbuild-remote.cjs"), path.join(root, "contracts/src/ui-remote.ts")];
+
 const targets = [
   {
     name: "shell",
     cwd: path.join(root, "shell"),
     output: path.join(root, "shell/dist/index.html"),
-    sources: [path.join(root, "shell/src"), path.join(root, "shell/rsbuild.config.cjs"), path.join(root, "config/rsbuild"), path.join(root, "plugin-sdk/src/ui-runtime.ts")],
+    sources: [path.join(root, "shell/src"), path.join(root, "shell/rsbuild.config.cjs"), path.join(root, "contracts/src"), ...sdkConfig, path.join(root, "plugin-sdk/src/ui-runtime.ts")],
   },
 ];
 const pluginsDir = path.join(root, "plugins");
@@ -58,7 +61,7 @@ for (const id of fs.existsSync(pluginsDir) ? fs.readdirSync(pluginsDir).sort() :
     name: `plugins/${id}`,
     cwd: dir,
     output: path.join(dir, "dist/ui/remoteEntry.js"),
-    sources: [path.join(dir, "src/ui"), path.join(dir, "rsbuild.config.cjs"), path.join(dir, "package.json"), path.join(root, "config/rsbuild")],
+    sources: [path.join(dir, "src/ui"), path.join(dir, "rsbuild.config.cjs"), path.join(dir, "package.json"), ...sdkConfig],
   });
 }
 

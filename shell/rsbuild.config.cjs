@@ -6,7 +6,8 @@
 const path = require("node:path");
 const { pluginReact } = require("@rsbuild/plugin-react");
 const { pluginModuleFederation } = require("@module-federation/rsbuild-plugin");
-const { sharedSingletons } = require("../config/rsbuild/shared.cjs");
+// The shared singletons are the SDK's, the same list every plugin remote is built with.
+const { sharedSingletons } = require("@openatende/plugin-sdk/rsbuild-remote");
 
 module.exports = {
   source: { entry: { index: "./src/index.ts" } },

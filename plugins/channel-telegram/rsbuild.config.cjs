@@ -1,2 +1,2 @@
-// The plugin's UI remote (see config/rsbuild/remote.cjs).
-module.exports = require("../../config/rsbuild/remote.cjs").remoteConfig(__dirname);
+// The plugin's UI remote, built with the SDK's configuration like any third-party plugin's.
+module.exports = require("@openatende/plugin-sdk/rsbuild-remote").remoteConfig(__dirname);

@@ -1,6 +1,6 @@
 /**
  * The plugin's UI remote, through rsbuild's JS API: its config is the plugin's own
- * rsbuild.config.cjs (for bundled plugins and scaffolds alike, config/rsbuild/remote.cjs),
+ * rsbuild.config.cjs (for bundled plugins and scaffolds alike, the SDK's rsbuild-remote.cjs),
  * completed so that a plugin folder outside this repo resolves React, antd and the SDK from
  * the repo's node_modules.
  */

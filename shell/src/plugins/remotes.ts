@@ -2,11 +2,8 @@ import { loadRemote, registerRemotes } from "@module-federation/enhanced/runtime
 import type { RegisterFn, ShellRuntime, UiLocale } from "@openatende/plugin-sdk/ui";
 import type { RootStore } from "../app/root";
 import type { EnabledPlugin } from "./registry";
-
-/** The Module Federation container name of a plugin (config/rsbuild/remote.cjs makes the same). */
-export function containerName(id: string): string {
-  return `plugin_${id.replace(/[^A-Za-z0-9]/g, "_")}`;
-}
+// The name the plugin's build gave its container (the SDK's rsbuild-remote uses the same).
+import { containerName } from "@openatende/contracts/ui-remote";
 
 /** The runtime one plugin's register() receives. */
 export function runtimeFor(root: RootStore, p: EnabledPlugin): ShellRuntime {
