@@ -4,7 +4,7 @@ import type Redis from "ioredis";
 import type { AppConfig } from "@openatende/config";
 import { createSequelize, ensureDatabaseExists, prepareConnection } from "./db/sequelize";
 import { collectMigrations, migrate } from "./db/migrator";
-import { createRedis } from "./lib/redis";
+import { createRedis, installationPrefix, readInstallationId } from "./lib/redis";
 import type { CoreDeps } from "./deps";
 import { AccessMiddleware } from "./middlewares/access.middleware";
 import { LicenceMiddleware } from "./middlewares/licence.middleware";
@@ -96,16 +96,22 @@ export function createCore(opts: CoreOptions): Core {
   const { config } = opts;
   const sequelize = createSequelize(config);
   let redis: Redis | undefined;
+  let prefix: string | undefined;
+  const redisPrefix = () => {
+    if (!prefix) throw new Error("Redis keys belong to the installation, whose id is read from the database when the core starts: no Redis before start()");
+    return prefix;
+  };
   const deps: CoreDeps = {
     config,
     sequelize,
     redis: () => {
       if (!redis) {
-        redis = createRedis(config.redisUrl);
+        redis = createRedis(config.redisUrl, redisPrefix());
         redis.on("error", () => undefined);
       }
       return redis;
     },
+    redisPrefix,
   };
 
   const logger: LoggerConfig | boolean =
@@ -147,6 +153,7 @@ export function createCore(opts: CoreOptions): Core {
       await sequelize.authenticate();
       await prepareConnection(sequelize);
       if (opts.migrate !== false) await migrate(sequelize, migrations);
+      prefix = installationPrefix(config.namespace, await readInstallationId(sequelize));
       await broker.start();
     },
     async stop() {

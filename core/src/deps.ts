@@ -6,6 +6,11 @@ import type Redis from "ioredis";
 export interface CoreDeps {
   config: AppConfig;
   sequelize: Sequelize;
-  /** Shared Redis client of the process (lazy). */
+  /**
+   * Shared Redis client of the process (lazy), its keys under the installation's prefix
+   * (lib/redis.ts installationPrefix); usable once the core started.
+   */
   redis(): Redis;
+  /** The installation's Redis key prefix, for clients the core makes itself (socket.io's adapter, queues); usable once the core started. */
+  redisPrefix(): string;
 }

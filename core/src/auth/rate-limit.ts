@@ -12,7 +12,7 @@ export interface RateLimitResult {
  * every user out.
  */
 export async function hit(redis: Redis, key: string, max: number, windowSeconds: number): Promise<RateLimitResult> {
-  const k = `oa:rl:${key}`;
+  const k = `rl:${key}`; // under the installation's prefix (the client adds it, lib/redis.ts)
   const res = await redis.multi().incr(k).expire(k, windowSeconds, "NX").ttl(k).exec();
   if (!res) return { allowed: true, count: 0, retryAfter: 0 };
   const count = Number(res[0]?.[1] ?? 0);

@@ -9,7 +9,8 @@ import type { ErrorCode } from "../errors/codes";
  */
 export type SessionState = { active: true } | { active: false; code: ErrorCode };
 
-const key = (sid: string) => `oa:sess:${sid}`;
+/** Under the installation's prefix (the client adds it, lib/redis.ts). */
+const key = (sid: string) => `sess:${sid}`;
 
 /**
  * An ended session never comes back, so "active" is written only where nothing is stored

@@ -13,11 +13,12 @@ import { m0011 } from "../channels/migrations/0011-plugin-outbox";
 import { m0012PluginInstalls } from "../plugins/migrations/0012-plugin-installs";
 import { m0013 } from "../channels/migrations/0013-outbox-operations";
 import { m0014 } from "../messages/migrations/0014-message-participant";
+import { m0015 } from "../system/migrations/0015-installation";
 
 /**
  * The core's migrations, in order. A new one goes at the end; an applied one is never edited.
  * Service packages bring their own (the marketplace's "0012-marketplace"), which the migrator
  * runs after these (migrator.ts collectMigrations).
  */
-export const MIGRATIONS: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012PluginInstalls, m0013, m0014];
+export const MIGRATIONS: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012PluginInstalls, m0013, m0014, m0015];
 export type { Migration };
