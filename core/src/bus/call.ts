@@ -64,3 +64,8 @@ export function defineService<Methods extends object = object, Settings = Servic
 ): ServiceSchema {
   return schema as unknown as ServiceSchema;
 }
+
+/** Whether some node runs the service `name` (Moleculer's typings ask for a node id the registry does not need). */
+export function serviceRunning(broker: { registry: { hasService(name: string, nodeID: string): boolean } }, name: string): boolean {
+  return broker.registry.hasService(name, undefined as unknown as string);
+}

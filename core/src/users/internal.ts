@@ -1,0 +1,135 @@
+import { Op, WhereOptions } from "sequelize";
+import type { ServiceSchema } from "moleculer";
+import type { Ctx, Profile } from "../types";
+import { hashPassword } from "../auth/password";
+import { call, emit } from "../bus/call";
+import type { CoreDeps } from "../deps";
+import type { User, UserQueue as UserQueueModel } from "./model";
+import { normalisePhone, type UserName, type UserRow, type UserWithQueues } from "./contract";
+
+/**
+ * The users service's actions for other services (no REST): logins look users up, auth
+ * records sessions' effects, provisioning creates users, queues and the dashboard read
+ * memberships and names. Declared in contract.ts (UsersActions).
+ */
+export function usersInternalActions(deps: CoreDeps, UserModel: typeof User, UserQueue: typeof UserQueueModel, queuesOf: (ids: number[]) => Promise<Map<number, number[]>>): NonNullable<ServiceSchema["actions"]> {
+  const withQueues = async (u: User | null): Promise<UserWithQueues | null> => {
+    if (!u) return null;
+    const id = u.get("id") as number;
+    const qs = await queuesOf([id]);
+    return { ...(u.get({ plain: true }) as UserRow), queues: qs.get(id) ?? [] };
+  };
+
+  return {
+    findForLogin: {
+      visibility: "public",
+      params: { email: { type: "string", optional: true }, phoneNumber: { type: "string", optional: true } },
+      async handler(ctx: Ctx<{ email?: string; phoneNumber?: string }>) {
+        const where: WhereOptions = ctx.params.email
+          ? { email: ctx.params.email.trim().toLowerCase() }
+          : { phoneNumber: normalisePhone(ctx.params.phoneNumber) ?? "" };
+        return withQueues(await UserModel.findOne({ where }));
+      },
+    },
+    getInternal: {
+      visibility: "public",
+      params: { id: { type: "number", integer: true, positive: true } },
+      async handler(ctx: Ctx<{ id: number }>) {
+        return withQueues(await UserModel.findByPk(ctx.params.id));
+      },
+    },
+    setPasswordHash: {
+      visibility: "public",
+      params: { id: "number", passwordHash: "string" },
+      async handler(ctx: Ctx<{ id: number; passwordHash: string }>) {
+        await UserModel.update({ passwordHash: ctx.params.passwordHash }, { where: { id: ctx.params.id } });
+        return true;
+      },
+    },
+    touchLogin: {
+      visibility: "public",
+      params: { id: "number" },
+      async handler(ctx: Ctx<{ id: number }>) {
+        await UserModel.update({ lastLoginAt: new Date(), status: "online" }, { where: { id: ctx.params.id } });
+        return true;
+      },
+    },
+    /**
+     * Deactivates a user and ends all their sessions (spec §4: rejecting the terms or the
+     * privacy consent). Logging in again answers ERR_USER_INACTIVE until an admin activates them.
+     */
+    deactivate: {
+      visibility: "public",
+      params: { id: "number", tenantId: "number" },
+      async handler(ctx: Ctx<{ id: number; tenantId: number }>) {
+        const { id, tenantId } = ctx.params;
+        await UserModel.update({ active: false, status: "offline" }, { where: { id, tenantId } });
+        await call(ctx, "auth.revokeUserSessions", { userId: id, reason: "user_inactive" });
+        void emit(ctx, "users.updated", { tenantId, userId: id });
+        return true;
+      },
+    },
+    setStatus: {
+      visibility: "public",
+      params: { id: "number", status: { type: "enum", values: ["online", "offline"] } },
+      async handler(ctx: Ctx<{ id: number; status: "online" | "offline" }>) {
+        await UserModel.update({ status: ctx.params.status }, { where: { id: ctx.params.id } });
+        return true;
+      },
+    },
+    /** Creates a user without an authenticated caller (seed, tenant provisioning). */
+    createInternal: {
+      visibility: "public",
+      params: {
+        tenantId: "number",
+        name: "string",
+        email: "email",
+        password: "string",
+        profile: { type: "enum", values: ["user", "supervisor", "admin", "super"] },
+        isMaster: { type: "boolean", optional: true },
+        queues: { type: "array", items: "number", optional: true },
+      },
+      async handler(ctx: Ctx<{ tenantId: number; name: string; email: string; password: string; profile: Profile; isMaster?: boolean; queues?: number[] }>) {
+        const p = ctx.params;
+        const u = await UserModel.create({
+          tenantId: p.tenantId,
+          name: p.name,
+          email: p.email.toLowerCase(),
+          passwordHash: await hashPassword(p.password, deps.config.bcryptRounds),
+          profile: p.profile,
+          isMaster: !!p.isMaster,
+          configs: {},
+          loginHours: {},
+        });
+        const id = u.get("id") as number;
+        if (p.queues?.length) await UserQueue.bulkCreate(p.queues.map((queueId) => ({ tenantId: p.tenantId, userId: id, queueId })));
+        return { id };
+      },
+    },
+    /** Drops every membership of a queue (called when the queue is deleted). */
+    detachQueue: {
+      visibility: "public",
+      params: { tenantId: "number", queueId: "number" },
+      async handler(ctx: Ctx<{ tenantId: number; queueId: number }>) {
+        return UserQueue.destroy({ where: { tenantId: ctx.params.tenantId, queueId: ctx.params.queueId } });
+      },
+    },
+    /** Names of the tenant's users among `ids`, deleted ones too (the dashboard's figures: their tickets still count). */
+    names: {
+      visibility: "public",
+      params: { tenantId: "number", ids: { type: "array", items: "number", max: 1000 } },
+      async handler(ctx: Ctx<{ tenantId: number; ids: number[] }>): Promise<UserName[]> {
+        if (!ctx.params.ids.length) return [];
+        const rows = await UserModel.findAll({ where: { tenantId: ctx.params.tenantId, id: { [Op.in]: ctx.params.ids } }, attributes: ["id", "name"] });
+        return rows.map((r) => ({ id: r.get("id") as number, name: r.get("name") as string }));
+      },
+    },
+    countInQueue: {
+      visibility: "public",
+      params: { tenantId: "number", queueId: "number" },
+      async handler(ctx: Ctx<{ tenantId: number; queueId: number }>) {
+        return UserQueue.count({ where: { tenantId: ctx.params.tenantId, queueId: ctx.params.queueId } });
+      },
+    },
+  };
+}
