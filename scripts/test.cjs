@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
  * `npm test`: prepares the machine (scripts/setup.cjs: installs the Debian packages the tests
- * need and starts MariaDB, Redis and NATS when they are down), type-checks every workspace,
- * then runs every test runner of the project and ends with one plain line "N passed, N failed"
- * summing all of them.
- * Extra arguments go to jest (e.g. `npm test -- core/test/auth.test.ts`), except:
+ * need and starts MariaDB, Redis and NATS when they are down), checks the boundaries between
+ * packages and domains (scripts/check-boundaries.cjs), type-checks every workspace, then runs
+ * every test runner of the project and ends with one plain line "N passed, N failed" summing
+ * all of them.
+ * Extra arguments go to jest (e.g. `npm test -- core/test/auth.test.ts`; the boundary check and
+ * the typecheck are then skipped), except:
  *   --setup-only   prepare the machine and stop (exit 0 when everything is there)
  *   --no-setup     leave the machine as it is
  */
@@ -48,6 +50,7 @@ async function main() {
   } else if (flags.includes("--setup-only")) return 0;
 
   if (!extra.length) {
+    step("boundaries", process.execPath, [path.join(root, "scripts/check-boundaries.cjs")], "the boundary check");
     for (const project of ["tsconfig.json", "shell/tsconfig.json"]) step(`typecheck ${project}`, bin("tsc"), ["-p", project], `typecheck of ${project}`);
   }
   // The browser tests drive the built shell and plugin remotes.
