@@ -23,6 +23,17 @@ export interface EnabledPlugin {
   color?: string;
 }
 
+/**
+ * One entry of GET /plugins/routes: a shell path a plugin's UI declares (manifest ui.routes)
+ * and the tier it needs, for every loaded plugin (not only the caller's enabled ones), so the
+ * shell can name the tier on a route the tenant's licence does not reach.
+ */
+export interface PluginRouteView {
+  path: string;
+  pluginId: string;
+  tier: PluginTier;
+}
+
 /** One entry of GET /plugins (tenant admins): every installed plugin and the tenant's switch. */
 export interface InstalledPlugin {
   id: string;

@@ -76,6 +76,17 @@ describe("validateManifest", () => {
     }
   });
 
+  it("keeps the shell routes a UI declares, and refuses one that is not a lowercase path", () => {
+    const pkg = good();
+    pkg.platform.ui = { exposes: ["register"], routes: ["kanban", "configuracoes/prompt"] };
+    const r = validateManifest(pkg);
+    expect(r.ok && r.manifest.ui).toEqual({ exposes: ["register"], routes: ["kanban", "configuracoes/prompt"] });
+    for (const bad of ["/kanban", "Kanban", "a//b", "a/", "kan ban"]) {
+      pkg.platform.ui = { exposes: ["register"], routes: [bad] };
+      expect(errorsOf(pkg)).toEqual([expect.stringMatching(/^platform\.ui\.routes\[0\] .* must match/)]);
+    }
+  });
+
   it("accepts a minimal non-channel manifest (optional blocks left out)", () => {
     const r = validateManifest({ name: "r", version: "0.1.0", platform: { id: "report-nps", kind: "report", tier: "PLUS", coreApi: ">=1.0.0 <2", displayName: { "pt-BR": "NPS" } } });
     expect(r.ok).toBe(true);

@@ -52,6 +52,12 @@ export interface PluginUi {
   remoteEntry?: string;
   /** Modules the remote exposes, e.g. ["ConnectForm", "SettingsPanel"]. */
   exposes: string[];
+  /**
+   * The shell paths the remote registers, without the leading slash ("kanban",
+   * "configuracoes/prompt"). Declared here so the shell knows them without loading the remote:
+   * a tenant below `tier` opening one gets the notice naming the tier, not a page not found.
+   */
+  routes?: string[];
 }
 
 export interface ChannelManifest {
@@ -114,6 +120,10 @@ export function isCoreApiCompatible(range: string, version: string = CORE_API_VE
   if (typeof range !== "string" || semver.validRange(range) === null) return false;
   return semver.satisfies(version, range);
 }
+
+const UI_FIELDS = ["remoteEntry", "exposes", "routes"];
+/** A shell path without its leading slash: lowercase segments of letters, digits and hyphens. */
+export const UI_ROUTE_PATTERN = /^[a-z0-9][a-z0-9-]*(?:\/[a-z0-9][a-z0-9-]*)*$/;
 
 /** Optional actions a channel declares it has (see ChannelManifest). */
 const CHANNEL_FLAGS = ["receipts", "numberCheck"] as const;
@@ -187,9 +197,10 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
   if (p.ui !== undefined) {
     if (!isObject(p.ui)) errors.push("platform.ui must be an object");
     else {
-      for (const k of Object.keys(p.ui)) if (k !== "remoteEntry" && k !== "exposes") errors.push(`platform.ui.${k} is not a ui field (known: remoteEntry, exposes)`);
+      for (const k of Object.keys(p.ui)) if (!UI_FIELDS.includes(k)) errors.push(`platform.ui.${k} is not a ui field (known: ${UI_FIELDS.join(", ")})`);
       if (p.ui.remoteEntry !== undefined && (!isNonEmptyString(p.ui.remoteEntry) || p.ui.remoteEntry.includes(".."))) errors.push("platform.ui.remoteEntry must be a relative file path without '..'");
       checkStringList(errors, "platform.ui.exposes", p.ui.exposes, { pattern: /^[A-Za-z][A-Za-z0-9]*$/ });
+      if (p.ui.routes !== undefined) checkStringList(errors, "platform.ui.routes", p.ui.routes, { pattern: UI_ROUTE_PATTERN });
     }
   }
 
@@ -237,7 +248,10 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
     coreApi: p.coreApi as string,
     displayName: { ...(p.displayName as DisplayName) },
   };
-  if (p.ui !== undefined) manifest.ui = { ...(p.ui as unknown as PluginUi), exposes: [...((p.ui as { exposes: string[] }).exposes)] };
+  if (p.ui !== undefined) {
+    const ui = p.ui as unknown as PluginUi;
+    manifest.ui = { ...ui, exposes: [...ui.exposes], ...(ui.routes ? { routes: [...ui.routes] } : {}) };
+  }
   if (p.settingsSchema !== undefined) manifest.settingsSchema = p.settingsSchema as Record<string, unknown>;
   if (p.permissions !== undefined) manifest.permissions = [...(p.permissions as string[])];
   if (p.profiles !== undefined) manifest.profiles = [...(p.profiles as PluginProfile[])];

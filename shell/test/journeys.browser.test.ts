@@ -1,7 +1,7 @@
 /**
  * The step-3 journeys named in the issue, each as one flow in Chromium against a real core:
  * log in through the form in pt-BR, switch to English, log out; a FREE tenant opening a PLUS
- * route gets the notice naming PLUS and goes back to /home; an agent opening /configuracoes
+ * plugin route gets the notice naming PLUS and goes back to /home; an agent opening /configuracoes
  * is refused.
  */
 import type { Browser, Page } from "playwright-core";
@@ -76,9 +76,20 @@ describe("journeys of the shell", () => {
     }
   });
 
-  it("a FREE tenant opening a PLUS route sees the notice naming PLUS and is back on /home", async () => {
+  it("a FREE tenant opening a PLUS plugin route sees the notice naming PLUS and is back on /home", async () => {
     const page = await newPage(browser);
     try {
+      // Two plugins this checkout does not ship, as the host answers for their manifests
+      // (platform.tier, platform.ui.routes): the gate takes the tier from there, not from the shell.
+      await page.route("**/api/plugins/routes", (r) =>
+        r.fulfill({
+          contentType: "application/json",
+          body: JSON.stringify([
+            { path: "kanban", pluginId: "module-kanban", tier: "PLUS" },
+            { path: "configuracoes/prompt", pluginId: "ai-prompt", tier: "PREMIUM" },
+          ]),
+        }),
+      );
       await sessionLogin(page, t.url, free.emails.admin, "/home");
       await page.waitForSelector("[data-testid=main-menu]");
       await page.evaluate(() => (window.location.hash = "#/kanban"));

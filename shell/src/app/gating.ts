@@ -1,33 +1,21 @@
 import type { UiProfile, UiTier } from "@openatende/plugin-sdk/ui";
 
 /**
- * Licence gating of spec §6, by first path segment (main routes) or settings child: a tenant
- * below the tier sees the notice naming it and returns to /home.
+ * Licence gating of spec §6 (a tenant below the tier sees the notice naming it and returns to
+ * /home), for the core's own routes, by first path segment or settings child. The gated
+ * features of spec §6 (campanhas, kanban, agendamentos, notas, chat-interno, grupos, templates,
+ * api, typebotapi, campanhaswaba, campanhasms, prompt, servicos, importacao-zpro) arrive as
+ * plugins: their tier is their manifest's `platform.tier`, for the paths the manifest declares
+ * (`platform.ui.routes`), and the plugin registry answers it. No core route is above FREE today.
  */
-export const ROUTE_TIERS: Record<string, UiTier> = {
-  campanhas: "BASIC",
-  kanban: "PLUS",
-  agendamentos: "PLUS",
-  notas: "PLUS",
-  "chat-interno": "PLUS",
-  campanhaswaba: "PREMIUM",
-  campanhasms: "PREMIUM",
-};
-export const SETTINGS_TIERS: Record<string, UiTier> = {
-  grupos: "PLUS",
-  templates: "PLUS",
-  api: "PLUS",
-  typebotapi: "PLUS",
-  prompt: "PREMIUM",
-  servicos: "PREMIUM",
-  "importacao-zpro": "PREMIUM",
-};
+export const CORE_ROUTE_TIERS: Record<string, UiTier> = {};
+export const CORE_SETTINGS_TIERS: Record<string, UiTier> = {};
 
-/** The tier a path needs (undefined: none). */
-export function tierForPath(path: string): UiTier | undefined {
+/** The tier a path needs (undefined: none): the core's own, else the manifest tier of the plugin that declares or registered it. */
+export function tierForPath(path: string, plugins: { tierOfPath(path: string): UiTier | undefined }): UiTier | undefined {
   const parts = path.replace(/^\/+/, "").split("/");
-  if (parts[0] === "configuracoes" && parts[1]) return SETTINGS_TIERS[parts[1]];
-  return ROUTE_TIERS[parts[0]];
+  const core = parts[0] === "configuracoes" && parts[1] ? CORE_SETTINGS_TIERS[parts[1]] : CORE_ROUTE_TIERS[parts[0]];
+  return core ?? plugins.tierOfPath(path);
 }
 
 /** The profile each first path segment needs: settings and modules are the tenant admin's, the marketplace the platform's. */

@@ -31,7 +31,7 @@ function Refuse({ notice }: { notice: () => void }) {
 export const PathGate = observer(function PathGate({ children }: { children: ReactNode }) {
   const root = useRoot();
   const { pathname } = useLocation();
-  const tier = tierForPath(pathname);
+  const tier = tierForPath(pathname, root.plugins);
   if (tier && !tierAtLeast(root.session.tier, tier)) return <Refuse key={pathname} notice={() => root.licenceNotice(tier)} />;
   const access = accessForPath(pathname);
   if (access && !root.can(access)) {

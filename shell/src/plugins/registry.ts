@@ -1,5 +1,5 @@
 import { makeAutoObservable } from "mobx";
-import type { ChatListActionDefinition, ConnectFormDefinition, UiMenuItem, UiRoute } from "@openatende/plugin-sdk/ui";
+import type { ChatListActionDefinition, ConnectFormDefinition, UiMenuItem, UiRoute, UiTier } from "@openatende/plugin-sdk/ui";
 
 /** What GET /plugins/enabled answers for one plugin. */
 export interface EnabledPlugin {
@@ -15,6 +15,13 @@ export interface EnabledPlugin {
   /** The manifest's icon (a name the shell draws, or an image URL) and colour. */
   icon?: string;
   color?: string;
+}
+
+/** GET /plugins/routes: a shell path a plugin's UI declares in its manifest, and the plugin's tier. */
+export interface PluginRouteTier {
+  path: string;
+  pluginId: string;
+  tier: UiTier;
 }
 
 export interface PluginRoute extends UiRoute {
@@ -34,6 +41,8 @@ export interface PluginChatListAction extends ChatListActionDefinition {
 /** What the enabled plugins' remotes registered: routes, menu entries, connection forms and chat-list actions. */
 export class PluginRegistry {
   enabled: EnabledPlugin[] = [];
+  /** Every loaded plugin's declared routes with its tier (also those the tenant cannot reach). */
+  routeTiers: PluginRouteTier[] = [];
   routes: PluginRoute[] = [];
   menu: PluginMenuItem[] = [];
   connectForms = new Map<string, PluginConnectForm>();
@@ -48,6 +57,21 @@ export class PluginRegistry {
 
   setEnabled(list: EnabledPlugin[]) {
     this.enabled = list;
+  }
+  setRouteTiers(list: PluginRouteTier[]) {
+    this.routeTiers = list;
+  }
+  /**
+   * The tier a plugin's path needs, from its manifest: a route the plugin declares (even when
+   * the tenant's tier keeps its remote away), or one an enabled remote registered.
+   */
+  tierOfPath(path: string): UiTier | undefined {
+    const p = path.replace(/^\/+/, "").replace(/\/+$/, "");
+    const declared = this.routeTiers.find((r) => r.path === p);
+    if (declared) return declared.tier;
+    const registered = this.routes.find((r) => r.path.replace(/^\/+/, "") === p);
+    const owner = registered && this.enabled.find((e) => e.id === registered.pluginId);
+    return owner ? (owner.tier as UiTier) : undefined;
   }
   addRoute(r: PluginRoute) {
     this.routes = [...this.routes.filter((x) => x.path !== r.path), r];
@@ -78,6 +102,7 @@ export class PluginRegistry {
   }
   reset() {
     this.enabled = [];
+    this.routeTiers = [];
     this.routes = [];
     this.menu = [];
     this.connectForms = new Map();

@@ -1,7 +1,7 @@
 import { loadRemote, registerRemotes } from "@module-federation/enhanced/runtime";
 import type { RegisterFn, ShellRuntime, UiLocale } from "@openatende/plugin-sdk/ui";
 import type { RootStore } from "../app/root";
-import type { EnabledPlugin } from "./registry";
+import type { EnabledPlugin, PluginRouteTier } from "./registry";
 // The name the plugin's build gave its container (the SDK's rsbuild-remote uses the same).
 import { containerName } from "@openatende/contracts/ui-remote";
 
@@ -51,7 +51,13 @@ export function runtimeFor(root: RootStore, p: EnabledPlugin): ShellRuntime {
  * reported and the others go on.
  */
 export async function loadPluginRemotes(root: RootStore): Promise<void> {
-  const list = await root.api.get<EnabledPlugin[]>("/plugins/enabled", { silent: true });
+  const [list, routeTiers] = await Promise.all([
+    root.api.get<EnabledPlugin[]>("/plugins/enabled", { silent: true }),
+    // The declared routes of every plugin with its tier: the licence gate names the tier of a
+    // plugin route the tenant cannot reach (its remote is not loaded). Best effort.
+    root.api.get<PluginRouteTier[]>("/plugins/routes", { silent: true }).catch(() => [] as PluginRouteTier[]),
+  ]);
+  root.plugins.setRouteTiers(routeTiers);
   root.plugins.setEnabled(list);
   const withUi = list.filter((p) => p.ui?.remoteEntry && p.ui.exposes.includes("register"));
   if (withUi.length) {
