@@ -1,6 +1,7 @@
 import type { Context } from "moleculer";
 import type { TicketRow } from "../tickets/model";
 import { pushRealtime, ticketRooms, visibilityOf } from "../realtime/push";
+import { REALTIME_EVENTS, appMessage, chatCreated } from "@openatende/contracts/realtime";
 import type { MessageView } from "../messages/model";
 
 type PushTicket = Pick<TicketRow, "id" | "tenantId" | "userId" | "queueId" | "status" | "isGroup" | "unreadMessages">;
@@ -17,41 +18,7 @@ export async function pushInbound(
 ): Promise<void> {
   const { ticket, contact, message } = o;
   const rooms = ticketRooms(ticket, await visibilityOf(ctx, ticket.tenantId));
-  pushRealtime(ctx, {
-    rooms,
-    event: `${ticket.tenantId}:ticketList`,
-    payload: {
-      type: "chat:create",
-      payload: {
-        body: o.body,
-        read: o.fromMe,
-        fromMe: o.fromMe,
-        isGroup: o.isGroup,
-        participant: message.participant,
-        verifiedBizName: null,
-        messageId: message.id,
-        mediaType: o.hasMedia ? message.mediaType : null,
-        ticket: {
-          id: ticket.id,
-          userId: ticket.userId,
-          queueId: ticket.queueId,
-          contactId: contact.id,
-          isGroup: !!ticket.isGroup,
-          status: ticket.status,
-          unreadMessages: ticket.unreadMessages,
-          contact: { name: contact.name, profilePicUrl: contact.profilePicUrl ?? null },
-        },
-      },
-    },
-  });
-  pushRealtime(ctx, {
-    rooms,
-    event: `${ticket.tenantId}:appMessage`,
-    payload: {
-      action: "create",
-      message,
-      ticket: { id: ticket.id, status: ticket.status, userId: ticket.userId, queueId: ticket.queueId },
-      contact: { id: contact.id, name: contact.name, profilePicUrl: contact.profilePicUrl ?? null },
-    },
-  });
+  // The payloads are the contract's (@openatende/contracts/realtime), which the shell reads.
+  pushRealtime(ctx, { rooms, event: REALTIME_EVENTS.ticketList(ticket.tenantId), payload: chatCreated(o) });
+  pushRealtime(ctx, { rooms, event: REALTIME_EVENTS.appMessage(ticket.tenantId), payload: appMessage("create", message, ticket, contact) });
 }

@@ -2,6 +2,7 @@ import { DataTypes, Model, Sequelize } from "sequelize";
 import type { Context } from "moleculer";
 import { jsonColumn } from "../db/json-column";
 import { pushRealtime, ticketRooms, visibilityOf } from "../realtime/push";
+import { REALTIME_EVENTS, appMessage, type MessageAction } from "@openatende/contracts/realtime";
 import type { StoredFile } from "../files/store";
 import type { TicketRow } from "../tickets/model";
 
@@ -119,10 +120,11 @@ export function view(m: Message | MessageRow) {
 export type MessageView = ReturnType<typeof view>;
 
 /** `{tenant}:appMessage` to whoever may see the ticket. */
-export async function emitMessage(ctx: Pick<Context, "emit" | "call">, ticket: TicketRow, action: "create" | "update" | "delete", message: MessageView, contact?: unknown): Promise<void> {
+export async function emitMessage(ctx: Pick<Context, "emit" | "call">, ticket: TicketRow, action: MessageAction, message: MessageView, contact?: { id: number; name: string; profilePicUrl?: string | null }): Promise<void> {
   pushRealtime(ctx, {
     rooms: ticketRooms(ticket, await visibilityOf(ctx, ticket.tenantId)),
-    event: `${ticket.tenantId}:appMessage`,
-    payload: { action, message, ticket: { id: ticket.id, status: ticket.status, userId: ticket.userId, queueId: ticket.queueId }, contact },
+    event: REALTIME_EVENTS.appMessage(ticket.tenantId),
+    // The contract's payload (@openatende/contracts/realtime), which the shell reads.
+    payload: appMessage(action, message, ticket, contact),
   });
 }

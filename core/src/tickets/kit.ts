@@ -2,6 +2,7 @@ import type { CoreDeps } from "../deps";
 import { AppError } from "../errors/app-error";
 import { AuthUser, Ctx, isAdmin } from "../types";
 import { pushRealtime, visibilityOf } from "../realtime/push";
+import { REALTIME_EVENTS, ticketChanged, type TicketChange, type TicketView } from "@openatende/contracts/realtime";
 import { LogType, Ticket, TicketRow, defineTicketModels } from "./model";
 import { createListCache, ListCache } from "./list-cache";
 import type { ProtocolFormat } from "./protocol";
@@ -29,10 +30,8 @@ export interface ContactSummary {
   profilePicUrl: string | null;
 }
 
-export type TicketView = ReturnType<typeof view>;
-
-/** A ticket as the API and the realtime events show it. */
-export function view(t: TicketRow, contact?: { id: number; name: string; number?: string | null; profilePicUrl?: string | null }) {
+/** A ticket as the API and the realtime events show it (@openatende/contracts/realtime). */
+export function view(t: TicketRow, contact?: { id: number; name: string; number?: string | null; profilePicUrl?: string | null }): TicketView<Date> {
   return {
     id: t.id,
     tenantId: t.tenantId,
@@ -95,14 +94,12 @@ export function createTicketsKit(deps: CoreDeps) {
     await TicketLog.create({ tenantId, ticketId, userId, type, data }, { transaction: transaction as never });
   }
 
-  async function emitTicket(ctx: Ctx, t: TicketRow, type: "ticket:update" | "ticket:delete" | "ticket:create", contact?: { id: number; name: string; profilePicUrl?: string | null }, before?: TicketRow) {
+  async function emitTicket(ctx: Ctx, t: TicketRow, type: TicketChange, contact?: { id: number; name: string; profilePicUrl?: string | null }, before?: TicketRow) {
     const v = await visibilityOf(ctx, t.tenantId);
     const targets = new Set(ticketRooms(t, v));
     // Those who could see it before a transfer learn that it left them.
     if (before) for (const r of ticketRooms(before, v)) targets.add(r);
-    // The list rooms hold agents too: the contact's number is not sent to them (hideContactInfo).
-    const shown = contact ? { id: contact.id, name: contact.name, number: null, profilePicUrl: contact.profilePicUrl ?? null } : undefined;
-    pushRealtime(ctx, { rooms: [...targets], event: `${t.tenantId}:ticketList`, payload: { type, payload: view(t, shown) } });
+    pushRealtime(ctx, { rooms: [...targets], event: REALTIME_EVENTS.ticketList(t.tenantId), payload: ticketChanged(type, view(t, contact)) });
   }
 
   /** Loads a ticket of the caller's tenant that the caller may see (404 otherwise). */

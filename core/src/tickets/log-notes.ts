@@ -1,5 +1,6 @@
 import type { Ctx } from "../types";
 import { pushRealtime, visibilityOf } from "../realtime/push";
+import { REALTIME_EVENTS, ticketNoteAdded, type TicketNoteView } from "@openatende/contracts/realtime";
 import type { Ticket } from "./model";
 import { formatProtocol } from "./protocol";
 import { plain, type TicketsKit } from "./kit";
@@ -35,10 +36,10 @@ export function createLogAndNotes(kit: TicketsKit) {
 
     async addNote(ctx: Ctx<{ id: number; body: string }>) {
       const { row } = await kit.loadVisible(ctx, ctx.params.id);
-      const note = await TicketNote.create({ tenantId: row.tenantId, ticketId: row.id, userId: ctx.meta.user!.id, body: ctx.params.body });
+      const note = (await TicketNote.create({ tenantId: row.tenantId, ticketId: row.id, userId: ctx.meta.user!.id, body: ctx.params.body })).get({ plain: true }) as TicketNoteView<Date>;
       ctx.meta.$statusCode = 201;
-      pushRealtime(ctx, { rooms: ticketRooms(row, await visibilityOf(ctx, row.tenantId)), event: `${row.tenantId}:ticketNote`, payload: { ticketId: row.id, note: note.get({ plain: true }) } });
-      return note.get({ plain: true });
+      pushRealtime(ctx, { rooms: ticketRooms(row, await visibilityOf(ctx, row.tenantId)), event: REALTIME_EVENTS.ticketNote(row.tenantId), payload: ticketNoteAdded(note) });
+      return note;
     },
   };
 }
