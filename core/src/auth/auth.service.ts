@@ -1,4 +1,4 @@
-import { DataTypes, Model, Op, Sequelize } from "sequelize";
+import { Op } from "sequelize";
 import { randomUUID } from "node:crypto";
 import type { ServiceSchema } from "moleculer";
 import { AppError } from "../errors/app-error";
@@ -7,70 +7,15 @@ import { uiText, resolveLocale } from "../errors/catalogue";
 import type { CoreDeps } from "../deps";
 import type { Ctx, Profile } from "../types";
 import type { UserRow } from "../users/contract";
-import type { TenantRow } from "../tenants/contract";
 import { checkPassword, DUMMY_HASH, hashPassword, isStrongPassword } from "./password";
 import { withinLoginHours } from "./login-hours";
 import { randomToken, sha256, signAccessToken, verifyAccessToken } from "./tokens";
 import { hit } from "./rate-limit";
 import { lockUserRow } from "../db/row-locks";
+import { broadcast, call, defineService } from "../bus/call";
+import { defineAuthModels } from "./model";
 import { SessionState, writeSessionState } from "./session-store";
 import { normalisePhone } from "../users/contract";
-
-interface SessionRow {
-  id: string;
-  tenantId: number;
-  userId: number;
-  refreshHash: string;
-  ip: string | null;
-  userAgent: string | null;
-  expiresAt: Date;
-  revokedAt: Date | null;
-  revokedReason: string | null;
-  createdAt?: Date;
-  updatedAt?: Date;
-}
-class Session extends Model<SessionRow, Partial<SessionRow>> {}
-
-interface ResetRow {
-  id: number;
-  tenantId: number;
-  userId: number;
-  tokenHash: string;
-  expiresAt: Date;
-  usedAt: Date | null;
-}
-class PasswordReset extends Model<ResetRow, Partial<ResetRow>> {}
-
-function defineAuthModels(sequelize: Sequelize) {
-  if (!sequelize.models.Session) {
-    Session.init(
-      {
-        id: { type: DataTypes.STRING(36), primaryKey: true },
-        tenantId: DataTypes.INTEGER,
-        userId: DataTypes.INTEGER,
-        refreshHash: DataTypes.STRING(64),
-        ip: DataTypes.STRING(64),
-        userAgent: DataTypes.STRING(300),
-        expiresAt: DataTypes.DATE,
-        revokedAt: DataTypes.DATE,
-        revokedReason: DataTypes.STRING(32),
-      },
-      { sequelize, modelName: "Session", tableName: "sessions" },
-    );
-    PasswordReset.init(
-      {
-        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-        tenantId: DataTypes.INTEGER,
-        userId: DataTypes.INTEGER,
-        tokenHash: DataTypes.STRING(64),
-        expiresAt: DataTypes.DATE,
-        usedAt: DataTypes.DATE,
-      },
-      { sequelize, modelName: "PasswordReset", tableName: "password_resets" },
-    );
-  }
-  return { Session: sequelize.models.Session as typeof Session, PasswordReset: sequelize.models.PasswordReset as typeof PasswordReset };
-}
 
 /** Why a session ended, and the code a request carrying it gets. */
 export const REVOKE_CODES: Record<string, ErrorCode> = {
@@ -85,6 +30,17 @@ export const RESET_TOKEN_TTL_MS = 5 * 60 * 1000;
 
 type LoginParams = { email?: string; phoneNumber?: string; password: string };
 
+/** The auth service's methods (its `this` in handlers). */
+interface AuthMethods {
+  /** Counts a try against the login rate limit; ERR_RATE_LIMITED past it (Redis down: no limit). */
+  limit(ctx: Ctx, key: string): Promise<void>;
+  /** Opens the user's one session (ending the older ones) and signs its tokens. */
+  openSession(ctx: Ctx, user: UserRow): Promise<{ sessionId: string; token: string; refreshToken: string }>;
+  /** Ends the open sessions matching `where`. */
+  revoke(where: Record<string | symbol, unknown>, reason: string): Promise<{ revoked: number }>;
+  mirror(sid: string, state: SessionState, ttl: number): Promise<void>;
+}
+
 /**
  * Login, sessions, token refresh, logout and password reset. One active session per user:
  * a login elsewhere ends the older one, whose next request answers
@@ -94,8 +50,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
   const { Session: SessionModel, PasswordReset: ResetModel } = defineAuthModels(deps.sequelize);
   const cfg = deps.config;
 
-
-  return {
+  return defineService<AuthMethods>({
     name: "auth",
     settings: { rest: "/" },
     actions: {
@@ -107,7 +62,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
           phoneNumber: { type: "string", optional: true, max: 30 },
           password: { type: "string", min: 1, max: 200 },
         },
-        async handler(this: any, ctx: Ctx<LoginParams>) {
+        async handler(ctx: Ctx<LoginParams>) {
           const email = ctx.params.email?.trim().toLowerCase() || undefined;
           const phoneNumber = ctx.params.phoneNumber?.trim() || undefined;
           if (!email && !phoneNumber) throw new AppError("ERR_EMAIL_OR_PHONE_REQUIRED", { field: "email" });
@@ -115,14 +70,14 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
           const identifier = email ?? `phone:${normalisePhone(phoneNumber) ?? phoneNumber}`;
           await this.limit(ctx, `login:${ctx.meta.ip ?? "?"}:${identifier}`);
 
-          const user = (await ctx.call("users.findForLogin", email ? { email } : { phoneNumber })) as (UserRow & { queues: number[] }) | null;
+          const user = await call(ctx, "users.findForLogin", email ? { email } : { phoneNumber });
           const passwordOk = await checkPassword(ctx.params.password, user?.passwordHash ?? DUMMY_HASH);
           if (!user) throw new AppError("ERR_USER_NOT_FOUND");
           if (!passwordOk) throw new AppError("ERR_INVALID_CREDENTIALS");
           if (user.deletedAt) throw new AppError("ERR_USER_DELETED");
           if (!user.active) throw new AppError("ERR_USER_INACTIVE");
 
-          const tenant = (await ctx.call("tenants.getInternal", { id: user.tenantId })) as TenantRow | null;
+          const tenant = await call(ctx, "tenants.getInternal", { id: user.tenantId });
           if (!tenant || tenant.status === "deleted") throw new AppError("ERR_TENANT_NOT_FOUND");
           if (tenant.status !== "active") throw new AppError("ERR_TENANT_INACTIVE");
           if (user.limitLoginHours && !withinLoginHours(user.loginHours ?? {}, new Date(), tenant.timezone)) {
@@ -130,7 +85,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
           }
 
           const session = await this.openSession(ctx, user);
-          await ctx.call("users.touchLogin", { id: user.id });
+          await call(ctx, "users.touchLogin", { id: user.id });
           this.logger.info(`login user=${user.id} tenant=${user.tenantId} session=${session.sessionId}`);
           return {
             token: session.token,
@@ -170,7 +125,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
           userId: { type: "number", integer: true, positive: true, convert: true },
           refreshToken: { type: "string", optional: true, max: 200 },
         },
-        async handler(this: any, ctx: Ctx<{ userId: number; refreshToken?: string }> & { meta: { rawToken?: string; sessionHeader?: string } }) {
+        async handler(ctx: Ctx<{ userId: number; refreshToken?: string }> & { meta: { rawToken?: string; sessionHeader?: string } }) {
           const sessionId = ctx.meta.sessionHeader;
           if (!sessionId) throw new AppError("ERR_SESSION_REQUIRED");
           const s = await SessionModel.findByPk(sessionId);
@@ -186,7 +141,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
           if (!proven) throw new AppError("ERR_TOKEN_INVALID");
           if (s.get("revokedAt")) throw new AppError(revokeCode(s.get("revokedReason") as string | null));
           if ((s.get("expiresAt") as Date).getTime() <= Date.now()) throw new AppError("ERR_SESSION_EXPIRED");
-          const user = (await ctx.call("users.getInternal", { id: ctx.params.userId })) as UserRow | null;
+          const user = await call(ctx, "users.getInternal", { id: ctx.params.userId });
           if (!user || user.deletedAt) throw new AppError("ERR_USER_DELETED");
           if (!user.active) throw new AppError("ERR_USER_INACTIVE");
           const token = signAccessToken(
@@ -201,10 +156,10 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
       logout: {
         rest: "POST /auth/logout",
         access: "user",
-        async handler(this: any, ctx: Ctx) {
+        async handler(ctx: Ctx) {
           const u = ctx.meta.user!;
           await this.revoke({ id: u.sessionId }, "logout");
-          await ctx.call("users.setStatus", { id: u.id, status: "offline" });
+          await call(ctx, "users.setStatus", { id: u.id, status: "offline" });
           return { ok: true };
         },
       },
@@ -214,12 +169,12 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
         access: "public",
         // Trimmed and lower-cased like the login's e-mail, so " Ana@X.com " finds ana@x.com.
         params: { email: { type: "email", normalize: true, max: 190 } },
-        async handler(this: any, ctx: Ctx<{ email: string }>) {
+        async handler(ctx: Ctx<{ email: string }>) {
           const email = ctx.params.email.trim().toLowerCase();
           await this.limit(ctx, `forgot:${ctx.meta.ip ?? "?"}:${email}`);
-          const smtp = await ctx.call("settings.getGlobal", { key: "smtp" });
+          const smtp = await call(ctx, "settings.getGlobal", { key: "smtp" });
           if (!smtp || !(smtp as { host?: string }).host) throw new AppError("ERR_MAIL_NOT_CONFIGURED");
-          const user = (await ctx.call("users.findForLogin", { email })) as UserRow | null;
+          const user = await call(ctx, "users.findForLogin", { email });
           // The answer is the same whether or not the address exists.
           if (!user || user.deletedAt || !user.active) return { ok: true };
           const token = randomToken(32);
@@ -231,7 +186,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
           });
           const locale = resolveLocale((user.configs?.language as string | undefined) ?? ctx.meta.locale);
           const link = `${cfg.publicUrl}/#/redefining?token=${encodeURIComponent(token)}`;
-          await ctx.call("mailer.send", {
+          await call(ctx, "mailer.send", {
             to: user.email,
             subject: uiText("resetMailSubject", locale).toString(),
             text: uiText("resetMailText", locale, { name: user.name, link }),
@@ -249,7 +204,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
           password: { type: "string", max: 200 },
           confirmPassword: { type: "string", max: 200 },
         },
-        async handler(this: any, ctx: Ctx<{ token: string; password: string; confirmPassword: string }>) {
+        async handler(ctx: Ctx<{ token: string; password: string; confirmPassword: string }>) {
           await this.limit(ctx, `reset:${ctx.meta.ip ?? "?"}`);
           const { token, password, confirmPassword } = ctx.params;
           if (!isStrongPassword(password)) throw new AppError("ERR_PASSWORD_WEAK", { field: "password" });
@@ -265,7 +220,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
             if (n !== 1) throw new AppError("ERR_RESET_TOKEN_INVALID");
             await ResetModel.update({ usedAt: new Date() }, { where: { userId, usedAt: null }, transaction });
           });
-          await ctx.call("users.setPasswordHash", { id: userId, passwordHash });
+          await call(ctx, "users.setPasswordHash", { id: userId, passwordHash });
           await this.revoke({ userId }, "password_reset");
           return { ok: true };
         },
@@ -276,7 +231,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
         access: "user",
         async handler(ctx: Ctx) {
           const u = ctx.meta.user!;
-          const user = (await ctx.call("users.getInternal", { id: u.id })) as (UserRow & { queues: number[] }) | null;
+          const user = await call(ctx, "users.getInternal", { id: u.id });
           if (!user) throw new AppError("ERR_USER_NOT_FOUND");
           return {
             userId: user.id,
@@ -297,7 +252,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
       sessionState: {
         visibility: "public",
         params: { sessionId: "string" },
-        async handler(this: any, ctx: Ctx<{ sessionId: string }>) {
+        async handler(ctx: Ctx<{ sessionId: string }>) {
           const s = await SessionModel.findByPk(ctx.params.sessionId);
           if (!s) return { active: false, code: "ERR_SESSION_EXPIRED" };
           const expiresAt = (s.get("expiresAt") as Date).getTime();
@@ -311,14 +266,14 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
       revokeSession: {
         visibility: "public",
         params: { sessionId: "string", reason: "string" },
-        async handler(this: any, ctx: Ctx<{ sessionId: string; reason: string }>) {
+        async handler(ctx: Ctx<{ sessionId: string; reason: string }>) {
           return this.revoke({ id: ctx.params.sessionId }, ctx.params.reason);
         },
       },
       revokeUserSessions: {
         visibility: "public",
         params: { userId: "number", reason: "string", exceptSessionId: { type: "string", optional: true } },
-        async handler(this: any, ctx: Ctx<{ userId: number; reason: string; exceptSessionId?: string }>) {
+        async handler(ctx: Ctx<{ userId: number; reason: string; exceptSessionId?: string }>) {
           const where: Record<string | symbol, unknown> = { userId: ctx.params.userId };
           if (ctx.params.exceptSessionId) where.id = { [Op.ne]: ctx.params.exceptSessionId };
           return this.revoke(where, ctx.params.reason);
@@ -327,13 +282,13 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
       revokeTenantSessions: {
         visibility: "public",
         params: { tenantId: "number", reason: "string" },
-        async handler(this: any, ctx: Ctx<{ tenantId: number; reason: string }>) {
+        async handler(ctx: Ctx<{ tenantId: number; reason: string }>) {
           return this.revoke({ tenantId: ctx.params.tenantId }, ctx.params.reason);
         },
       },
     },
     methods: {
-      async limit(this: any, ctx: Ctx, key: string) {
+      async limit(ctx: Ctx, key: string) {
         try {
           const r = await hit(deps.redis(), key, cfg.loginRateLimit.max, cfg.loginRateLimit.windowSeconds);
           if (!r.allowed) throw new AppError("ERR_RATE_LIMITED", { retryAfter: r.retryAfter });
@@ -342,7 +297,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
           this.logger.warn(`Rate limiter unavailable (Redis): ${(err as Error).message}`);
         }
       },
-      async openSession(this: any, ctx: Ctx, user: UserRow) {
+      async openSession(ctx: Ctx, user: UserRow) {
         const sessionId = randomUUID();
         const refreshToken = randomToken(32);
         const ended = await deps.sequelize.transaction(async (transaction) => {
@@ -370,7 +325,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
         });
         // The older sessions end for every gateway node before this login answers.
         await Promise.all(ended.map((sid) => this.mirror(sid, { active: false, code: "ERR_SESSION_EXPIRED_LOGGED_ELSEWHERE" }, cfg.sessionTtlSeconds)));
-        if (ended.length) this.broker.broadcast("auth.sessionEnded", { sessionIds: ended });
+        if (ended.length) void broadcast(this.broker, "auth.sessionEnded", { sessionIds: ended });
         await this.mirror(sessionId, { active: true }, cfg.sessionTtlSeconds);
         const token = signAccessToken(
           { sub: user.id, tid: user.tenantId, sid: sessionId, prf: user.profile as Profile, mst: !!user.isMaster, sup: !!user.isSupport },
@@ -379,18 +334,18 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
         );
         return { sessionId, token, refreshToken };
       },
-      async revoke(this: any, where: Record<string | symbol, unknown>, reason: string) {
+      async revoke(where: Record<string | symbol, unknown>, reason: string) {
         const open = await SessionModel.findAll({ where: { ...where, revokedAt: null }, attributes: ["id"] });
         if (!open.length) return { revoked: 0 };
         const ids = open.map((s) => s.get("id") as string);
         const [n] = await SessionModel.update({ revokedAt: new Date(), revokedReason: reason.slice(0, 32) }, { where: { id: { [Op.in]: ids }, revokedAt: null } });
         const code = revokeCode(reason);
         await Promise.all(ids.map((sid) => this.mirror(sid, { active: false, code }, cfg.sessionTtlSeconds)));
-        this.broker.broadcast("auth.sessionEnded", { sessionIds: ids });
+        void broadcast(this.broker, "auth.sessionEnded", { sessionIds: ids });
         return { revoked: n };
       },
       /** Writes a session's state to Redis; a Redis failure leaves the database answer in charge. */
-      async mirror(this: any, sid: string, state: SessionState, ttl: number) {
+      async mirror(sid: string, state: SessionState, ttl: number) {
         try {
           await writeSessionState(deps.redis(), sid, state, ttl);
         } catch (err) {
@@ -398,7 +353,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
         }
       },
     },
-  };
+  });
 }
 
 function escapeHtml(s: string): string {
