@@ -13,3 +13,4 @@ export * from "./conformance";
 export * from "./archive";
 export * from "./data";
 export * from "./action-options";
+export * from "./rate-limit";

@@ -9,6 +9,7 @@ import { resolveLocale, Locale } from "../errors/catalogue";
 import { toHttpError } from "./errors";
 import { verifyAccessToken } from "../auth/tokens";
 import { readSessionState } from "../auth/session-store";
+import { hitAll, type RateLimitRule } from "../auth/rate-limit";
 import type { Access, AuthUser, Meta } from "../types";
 import { hasAccess } from "../middlewares/access.middleware";
 import { pluginRemotePath, sendShellFile, sendStatic } from "./static";
@@ -248,6 +249,33 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
      * from the plugin's UI build) or a file of the built shell (`/` is index.html).
      * Anything else under /api is the API's 404.
      */
+    actions: {
+      /**
+       * The SDK's rateLimit (plugin-sdk/src/rate-limit.ts): fixed windows for plugins' public
+       * routes, counted in the installation's Redis. Redis unreachable: allowed (and logged),
+       * as for logins: losing the limiter must not take the routes down.
+       */
+      rateLimit: {
+        visibility: "public",
+        params: {
+          rules: {
+            type: "array",
+            min: 1,
+            max: 8,
+            items: { type: "object", props: { key: { type: "string", min: 1, max: 300 }, max: { type: "number", integer: true, positive: true }, windowSeconds: { type: "number", integer: true, positive: true, max: 86400 } } },
+          },
+        },
+        async handler(this: any, ctx: { params: { rules: RateLimitRule[] } }) {
+          try {
+            const r = await hitAll(deps.redis(), ctx.params.rules);
+            return { allowed: r.allowed, retryAfter: r.retryAfter, limited: r.limited };
+          } catch (err) {
+            this.logger.warn(`Rate limiter unavailable (Redis): ${(err as Error).message}`);
+            return { allowed: true, retryAfter: 0, limited: [] };
+          }
+        },
+      },
+    },
     events: {
       // A plugin installed, upgraded, rolled back or removed: its UI folder moved.
       "plugins.installs.changed": {

@@ -14,6 +14,8 @@ import {
   checkOutbound,
   channelActionParams,
   CORE_CHANNEL_ACTIONS,
+  rateLimit,
+  type RateLimitRule,
   type ChannelCapability,
   type ConnectParams,
   type ResolvedToken,
@@ -25,13 +27,39 @@ import {
 } from "@openatende/plugin-sdk";
 import { Outbox } from "./outbox";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const pkg = require("../package.json") as { platform: { channel: { capabilities: ChannelCapability[] } } };
+const pkg = require("../package.json") as { platform: { id: string; channel: { capabilities: ChannelCapability[] } } };
 
 const WIDGET_JS = fs.readFileSync(path.join(__dirname, "widget.js"), "utf8");
 const CAPABILITIES = pkg.platform.channel.capabilities;
+const PLUGIN_ID = pkg.platform.id;
 const POLL_MAX_MS = 25_000;
 
-type Ctx<P = any> = Context<P, { $responseType?: string; $responseHeaders?: Record<string, string>; $statusCode?: number }>;
+type Ctx<P = any> = Context<P, { $responseType?: string; $responseHeaders?: Record<string, string>; $statusCode?: number; ip?: string }>;
+
+/**
+ * How much the public routes take, per minute. Every new visitor's first message is a new
+ * contact and ticket in the tenant's lists, so one address may open only a few visitors and
+ * send a few messages a minute (an office behind one NAT still fits); a connection's own cap
+ * bounds what many addresses together can push into one tenant. Past a cap the route answers
+ * 429 ERR_RATE_LIMITED with Retry-After, counted in the core's Redis before the core is asked
+ * anything else, so a flood costs the tenant's agents nothing.
+ */
+export const WEBCHAT_LIMITS = {
+  sessionsPerAddress: 20,
+  sessionsPerConnection: 600,
+  messagesPerAddress: 60,
+  messagesPerVisitor: 30,
+  messagesPerConnection: 1200,
+  pollsPerAddress: 300,
+};
+const WINDOW = 60;
+
+/** The rules of one route: the caller's address (when the gateway knows it) and the connection token, plus extras. */
+function limits(ctx: Ctx, route: string, perAddress: number, perToken: number, token: string, extra: RateLimitRule[] = []): RateLimitRule[] {
+  const rules: RateLimitRule[] = [{ key: `${route}:token:${token}`, max: perToken, windowSeconds: WINDOW }, ...extra];
+  if (ctx.meta.ip) rules.unshift({ key: `${route}:ip:${ctx.meta.ip}`, max: perAddress, windowSeconds: WINDOW });
+  return rules;
+}
 
 const tokenParam = { token: { type: "string", min: 10, max: 64 } };
 const visitorParam = { visitorId: { type: "uuid" } };
@@ -173,6 +201,7 @@ export const webchatChannelPlugin = definePlugin({
         resource: "public",
         params: { ...tokenParam, name: { type: "string", max: 120, optional: true } },
         async handler(this: any, ctx: Ctx<{ token: string }>) {
+          await rateLimit(ctx, PLUGIN_ID, limits(ctx, "session", WEBCHAT_LIMITS.sessionsPerAddress, WEBCHAT_LIMITS.sessionsPerConnection, ctx.params.token));
           await this.resolve(ctx, ctx.params.token);
           // The visitor id is random and unguessable: it is the visitor's only key.
           return { visitorId: randomUUID() };
@@ -191,7 +220,15 @@ export const webchatChannelPlugin = definePlugin({
           name: { type: "string", max: 120, optional: true },
         },
         async handler(this: any, ctx: Ctx<{ token: string; visitorId: string; body: string; clientMessageId?: string; name?: string }>) {
-          const r = await this.resolve(ctx, ctx.params.token);
+          const { token, visitorId } = ctx.params;
+          await rateLimit(
+            ctx,
+            PLUGIN_ID,
+            limits(ctx, "message", WEBCHAT_LIMITS.messagesPerAddress, WEBCHAT_LIMITS.messagesPerConnection, token, [
+              { key: `message:visitor:${visitorId}`, max: WEBCHAT_LIMITS.messagesPerVisitor, windowSeconds: WINDOW },
+            ]),
+          );
+          const r = await this.resolve(ctx, token);
           const res = await inbound(ctx, {
             tenantId: r.tenantId,
             connectionId: r.connectionId,
@@ -217,6 +254,7 @@ export const webchatChannelPlugin = definePlugin({
           wait: { type: "number", integer: true, min: 0, max: 30, convert: true, optional: true },
         },
         async handler(this: any, ctx: Ctx<{ token: string; visitorId: string; after?: number; wait?: number }>) {
+          if (ctx.meta.ip) await rateLimit(ctx, PLUGIN_ID, [{ key: `poll:ip:${ctx.meta.ip}`, max: WEBCHAT_LIMITS.pollsPerAddress, windowSeconds: WINDOW }]);
           const r = await this.resolve(ctx, ctx.params.token);
           const items = await this.outbox.poll(`${r.connectionId}:${ctx.params.visitorId}`, ctx.params.after ?? 0, Math.min((ctx.params.wait ?? 0) * 1000, POLL_MAX_MS));
           return { items };
