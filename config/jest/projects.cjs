@@ -17,6 +17,7 @@ const path = require("node:path");
 /** Tests in a `test/` folder that need no service (checked with the services unreachable). */
 const PURE = [
   "marketplace/test/fixture-conformance.test.ts",
+  "marketplace/test/fixtures.test.ts",
   "plugins/channel-email/test/parse.test.ts",
   "plugins/channel-email/test/ui-validate.test.ts",
   "plugins/channel-telegram/test/conformance.test.ts",
@@ -27,6 +28,9 @@ const PURE = [
   "plugins/channel-whatsapp/test/messages-*.test.ts",
   "plugins/channel-whatsapp/test/ui.test.ts",
   "plugins/channel-whatsapp/test/session/close-policy.test.ts",
+  "plugins/channel-whatsapp/test/session/real-socket.test.ts",
+  "plugins/channel-whatsapp/test/session/session.test.ts",
+  "plugins/channel-wuzapi/test/conformance.test.ts",
   "plugins/channel-wuzapi/test/ui.test.ts",
   "shell/test/atendimento.stores.test.ts",
   "shell/test/i18n.test.ts",
