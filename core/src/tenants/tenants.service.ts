@@ -74,6 +74,25 @@ const tenantFields = {
   status: { type: "enum", values: ["active", "inactive"], optional: true },
 };
 
+/** A tenant's admin as the platform level creates it (users.createAdmin checks the password and the e-mail). */
+const adminFields = {
+  name: { type: "string", min: 2, max: 120, trim: true },
+  email: { type: "email", max: 190 },
+  password: { type: "string", min: 1, max: 128 },
+};
+interface AdminInput {
+  name: string;
+  email: string;
+  password: string;
+}
+interface AdminView {
+  id: number;
+  tenantId: number;
+  name: string;
+  email: string;
+  profile: "admin";
+}
+
 /**
  * Tenants: CRUD for the platform (super) level; a tenant's own admin reads its tenant and
  * answers the terms of use. Another tenant's id answers 404.
@@ -131,8 +150,9 @@ export function createTenantsService(deps: CoreDeps): ServiceSchema {
       create: {
         rest: "POST /tenants",
         access: "super",
-        params: { ...tenantFields },
-        async handler(ctx: Ctx<Partial<TenantRow>>) {
+        // With its first admin, so the new tenant can be used at once (without one nobody could log in to it).
+        params: { ...tenantFields, admin: { type: "object", optional: true, props: adminFields } },
+        async handler(ctx: Ctx<Partial<TenantRow> & { admin?: AdminInput }>) {
           checkFields(ctx.params);
           const t = await model.create({
             name: ctx.params.name!,
@@ -143,8 +163,32 @@ export function createTenantsService(deps: CoreDeps): ServiceSchema {
             status: ctx.params.status ?? "active",
             resellerId: ctx.meta.user!.tenantId,
           });
+          let admin: AdminView | undefined;
+          if (ctx.params.admin) {
+            try {
+              admin = (await ctx.call("users.createAdmin", { tenantId: t.get("id"), ...ctx.params.admin })) as AdminView;
+            } catch (err) {
+              // A refused admin (weak password, e-mail taken) leaves no tenant behind: it has nothing else yet.
+              await t.destroy();
+              throw err;
+            }
+          }
           ctx.meta.$statusCode = 201;
-          return tenantView(t);
+          return admin ? { ...tenantView(t), admin } : tenantView(t);
+        },
+      },
+      /** The platform level adds an admin to a tenant (a new tenant's first, or one more). */
+      addAdmin: {
+        rest: "POST /tenants/:id/admins",
+        access: "super",
+        resource: "tenants",
+        params: { id: { type: "number", integer: true, positive: true, convert: true }, ...adminFields },
+        async handler(ctx: Ctx<AdminInput & { id: number }>) {
+          const t = await loadVisible(ctx, ctx.params.id);
+          const { id: _id, ...admin } = ctx.params;
+          const created = (await ctx.call("users.createAdmin", { tenantId: t.get("id"), ...admin })) as AdminView;
+          ctx.meta.$statusCode = 201;
+          return created;
         },
       },
       update: {

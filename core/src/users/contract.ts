@@ -64,6 +64,11 @@ export interface UsersActions {
     params: { tenantId: number; name: string; email: string; password: string; profile: Profile; isMaster?: boolean; queues?: number[] };
     result: { id: number };
   };
+  /** A tenant's admin created by the platform level (tenants: a new tenant's first admin, or one more). */
+  "users.createAdmin": {
+    params: { tenantId: number; name: string; email: string; password: string };
+    result: { id: number; tenantId: number; name: string; email: string; profile: "admin" };
+  };
   "users.deactivate": { params: { id: number; tenantId: number }; result: boolean };
   "users.detachQueue": { params: { tenantId: number; queueId: number }; result: number };
   "users.countInQueue": { params: { tenantId: number; queueId: number }; result: number };

@@ -1,7 +1,11 @@
 import { Op, WhereOptions } from "sequelize";
 import type { ServiceSchema } from "moleculer";
 import type { Ctx, Profile } from "../types";
-import { hashPassword } from "../auth/password";
+import { UniqueConstraintError } from "sequelize";
+import { hashPassword, isStrongPassword } from "../auth/password";
+import { AppError } from "../errors/app-error";
+import { lockTenantRow } from "../db/row-locks";
+import { assertWithinLimit } from "../licence/plans";
 import { call, emit } from "../bus/call";
 import type { CoreDeps } from "../deps";
 import type { User, UserQueue as UserQueueModel } from "./model";
@@ -75,6 +79,35 @@ export function usersInternalActions(deps: CoreDeps, UserModel: typeof User, Use
       async handler(ctx: Ctx<{ id: number; status: "online" | "offline" }>) {
         await UserModel.update({ status: ctx.params.status }, { where: { id: ctx.params.id } });
         return true;
+      },
+    },
+    /**
+     * A tenant's admin created by the platform level (a new tenant's first admin, or one more
+     * later): the same rules as POST /users (strong password, unique e-mail, the tenant's
+     * plan limit under the tenant-row lock), for a tenant the caller is not in.
+     */
+    createAdmin: {
+      visibility: "public",
+      params: { tenantId: "number", name: { type: "string", min: 1, max: 120, trim: true }, email: { type: "email", max: 190 }, password: { type: "string", max: 128 } },
+      async handler(ctx: Ctx<{ tenantId: number; name: string; email: string; password: string }>) {
+        const { tenantId, name, email, password } = ctx.params;
+        if (!isStrongPassword(password)) throw new AppError("ERR_PASSWORD_WEAK", { field: "admin.password" });
+        const passwordHash = await hashPassword(password, deps.config.bcryptRounds);
+        const limits = await call(ctx, "licence.limits", { tenantId });
+        const id = await deps.sequelize.transaction(async (transaction) => {
+          await lockTenantRow(deps.sequelize, tenantId, transaction);
+          const current = await UserModel.count({ where: { tenantId, deletedAt: null, isSupport: false }, transaction });
+          assertWithinLimit(limits, "users", current);
+          try {
+            const u = await UserModel.create({ tenantId, name, email: email.toLowerCase(), passwordHash, profile: "admin", configs: {}, loginHours: {} }, { transaction });
+            return u.get("id") as number;
+          } catch (err) {
+            if (err instanceof UniqueConstraintError) throw new AppError("ERR_EMAIL_ALREADY_REGISTERED", { field: "admin.email" });
+            throw err;
+          }
+        });
+        void emit(ctx, "users.created", { tenantId, userId: id });
+        return { id, tenantId, name, email: email.toLowerCase(), profile: "admin" as const };
       },
     },
     /** Creates a user without an authenticated caller (seed, tenant provisioning). */
