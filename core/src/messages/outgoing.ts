@@ -1,0 +1,212 @@
+import { UniqueConstraintError } from "sequelize";
+import type { Service } from "moleculer";
+import { callChannel, type OutboundMessage } from "@openatende/plugin-sdk";
+import { AppError } from "../errors/app-error";
+import type { CoreDeps } from "../deps";
+import type { Ctx } from "../types";
+import type { TicketRow } from "../tickets/model";
+import type { ConnectionRow } from "../connections/contract";
+import { call } from "../bus/call";
+import { mediaTypeOf, StoredFile } from "../files/store";
+import { isPluginAway, reasonOf } from "../channels/outbox";
+import { emitMessage as emit, Message, MessageRow, STATUS_RANK, view } from "./model";
+
+/** Why a connection's plugin may not be used now (plugins.channelFor with a tenant): its sends are refused as ERR_CONNECTION_INACTIVE. */
+const STOPPED_BY = ["ERR_PLUGIN_NOT_ALLOWED", "ERR_PLUGIN_DISABLED", "ERR_LICENSE_TIER_REQUIRED", "ERR_PLUGIN_VERSION_UNAVAILABLE"];
+
+/**
+ * The way out of an agent's message: recorded first (pending), handed to the connection's
+ * channel plugin, or put in the outbox while the plugin is away, and the outcome recorded
+ * either way; edits, reactions and deletions of sent messages follow the same road; read
+ * receipts go to channels that declare them.
+ */
+export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: () => Service["logger"]) {
+  /** The connection's channel service, while the tenant may use its plugin (ERR_CONNECTION_INACTIVE otherwise). */
+  async function channelService(ctx: Ctx, connectionId: number | null): Promise<{ service: string; connection: ConnectionRow; receipts?: boolean }> {
+    if (!connectionId) throw new AppError("ERR_NO_DEFAULT_CONNECTION");
+    const connection = await call(ctx, "connections.getInternal", { id: connectionId });
+    if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
+    // The connection's own major, and only while the tenant may use the plugin.
+    const plugin = await call(ctx, "plugins.channelFor", { type: connection.type, tenantId: connection.tenantId, major: connection.pluginMajor ?? undefined }).catch((err: { type?: string }) => {
+      if (err.type && STOPPED_BY.includes(err.type)) throw new AppError("ERR_CONNECTION_INACTIVE", { connectionId: connection.id, reason: err.type });
+      throw err;
+    });
+    return { service: plugin.service, connection, receipts: plugin.receipts === true };
+  }
+
+  async function contactExternalId(ctx: Ctx, tenantId: number, contactId: number, connectionType: string): Promise<string> {
+    const id = await call(ctx, "contacts.identityFor", { tenantId, contactId, channelType: connectionType });
+    if (!id) throw new AppError("ERR_CONTACT_NUMBER_INVALID", { field: "contactId" });
+    return id;
+  }
+
+  /** Hands the provider ids read to the connection's channel, when its plugin declares receipts. */
+  async function sendReceipts(ctx: Ctx, ticket: TicketRow, connectionId: number, providerMessageIds: string[]): Promise<void> {
+    const { service, connection, receipts } = await channelService(ctx, connectionId);
+    if (!receipts || connection.tenantId !== ticket.tenantId) return;
+    const externalId = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+    await callChannel(ctx, service, "markRead", { tenantId: ticket.tenantId, connectionId, to: { externalId }, providerMessageIds });
+  }
+
+  /**
+   * Records what a send answered (its provider id, its status). A channel may report the
+   * platform's own send back as written on the account's phone (fromMe, no user) before
+   * this answer is recorded, and that echo then holds the provider id: it is this very
+   * message, so it goes (its furthest status kept) and this message takes the id. Another
+   * message holding the id keeps it; only the status is recorded here.
+   */
+  async function recordSend(ctx: Ctx, row: Message, patch: Partial<MessageRow>): Promise<void> {
+    try {
+      await row.update(patch);
+      return;
+    } catch (err) {
+      if (!(err instanceof UniqueConstraintError)) throw err;
+    }
+    const mine = row.get({ plain: true }) as MessageRow;
+    const echo = patch.providerId ? await model.findOne({ where: { tenantId: mine.tenantId, connectionId: mine.connectionId, providerId: patch.providerId } }) : null;
+    const e = echo?.get({ plain: true }) as MessageRow | undefined;
+    if (!echo || !e || !e.fromMe || e.userId !== null || e.ticketId !== mine.ticketId || e.id === mine.id) {
+      if (patch.status) await row.update({ status: patch.status });
+      return;
+    }
+    const status = patch.status ?? mine.status;
+    const furthest = (STATUS_RANK[e.status] ?? -1) > (STATUS_RANK[status] ?? -1) ? e.status : status;
+    await deps.sequelize.transaction(async (transaction) => {
+      await echo.destroy({ transaction });
+      await row.update({ ...patch, status: furthest }, { transaction });
+    });
+    const ticket = await call(ctx, "tickets.getInternal", { tenantId: mine.tenantId, id: mine.ticketId });
+    if (ticket) await emit(ctx, ticket, "delete", view(e));
+  }
+
+  async function loadOwnedMessage(ctx: Ctx, id: number): Promise<{ msg: MessageRow; ticket: TicketRow }> {
+    const tenantId = ctx.meta.user!.tenantId;
+    const m = await model.findOne({ where: { id, tenantId } });
+    if (!m) throw new AppError("ERR_MESSAGE_NOT_FOUND", { id });
+    const msg = m.get({ plain: true }) as MessageRow;
+    let ticket: TicketRow;
+    try {
+      ticket = await call(ctx, "tickets.visible", { id: msg.ticketId });
+    } catch {
+      throw new AppError("ERR_MESSAGE_NOT_FOUND", { id });
+    }
+    return { msg, ticket };
+  }
+
+  /**
+   * Hands a change of a message already sent (edit, reaction, deletion) to its channel. No
+   * messageId: that keys the message's own send, which this is not. When the plugin is away
+   * (or an earlier change of the message still waits), the change waits in the outbox and
+   * goes out when the plugin is back; the platform shows it at once either way.
+   */
+  async function relayChange(ctx: Ctx, ticket: TicketRow, msg: MessageRow, op: "edit" | "reaction" | "delete", message: OutboundMessage): Promise<void> {
+    let away: unknown = null;
+    try {
+      if (await call(ctx, "outbox.waits", { connectionId: msg.connectionId!, messageId: msg.id })) away = "ERR_OUTBOX_WAITING";
+      else {
+        const { service, connection } = await channelService(ctx, msg.connectionId);
+        const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+        await callChannel(ctx, service, "send", { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message });
+        return;
+      }
+    } catch (err) {
+      if (!isPluginAway(err)) throw err;
+      away = err;
+    }
+    await waitForChannel(ctx, ticket, msg.connectionId, msg.id, op, message, away);
+  }
+
+  /** Puts a send, or a change of a sent message, in the outbox until its channel plugin is back. */
+  async function waitForChannel(ctx: Ctx, ticket: TicketRow, connectionId: number | null, messageId: number, op: "send" | "edit" | "reaction" | "delete", message: OutboundMessage, away: unknown): Promise<void> {
+    // A message without a connection never met an away plugin (it has no channel to wait for).
+    const connection = connectionId ? await call(ctx, "connections.getInternal", { id: connectionId }) : null;
+    if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
+    const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+    const reason = reasonOf(away);
+    await call(ctx, "outbox.enqueue", { tenantId: ticket.tenantId, connectionId: connection.id, ticketId: ticket.id, messageId, op, payload: { to: { externalId: to }, message }, reason });
+    logger().info(`message ${messageId}${op === "send" ? "" : ` (${op})`} waits for its channel (${reason})`);
+  }
+
+  /**
+   * An edit or deletion of a message that has no provider id yet: while it waits in the
+   * outbox, the waiting send is changed (new text) or dropped; when it is not waiting (the
+   * outbox handed it over meanwhile) the provider id it got is answered, for the edit or
+   * deletion to go to the channel.
+   */
+  async function reviseWaiting(ctx: Ctx, msg: MessageRow, change: { body?: string; drop?: boolean }): Promise<{ dropped: boolean; providerId: string | null }> {
+    if (!msg.connectionId || msg.status !== "pending") return { dropped: false, providerId: null };
+    const r = await call(ctx, "outbox.revise", { connectionId: msg.connectionId, messageId: msg.id, ...change });
+    if (r.waiting === null) throw new AppError("ERR_PLUGIN_UNAVAILABLE", { id: msg.id });
+    if (r.waiting || r.dropped) return { dropped: !!r.dropped, providerId: null };
+    const now = await model.findOne({ where: { id: msg.id, tenantId: msg.tenantId }, attributes: ["providerId"] });
+    return { dropped: false, providerId: (now?.get("providerId") as string | null) ?? null };
+  }
+
+  /**
+   * Hands an outgoing message to its channel plugin; answers what to record, or null when
+   * it waits in the outbox (pending): its plugin is away (not running, its node lost
+   * mid-call), or earlier messages of the connection wait there still, which it must not
+   * overtake. The outbox service sends it when the plugin is back (see settle).
+   */
+  async function handOver(ctx: Ctx, ticket: TicketRow, messageId: number, o: { body: string; media?: StoredFile & { url?: string }; quoted?: MessageRow | null }): Promise<Partial<MessageRow> | null> {
+    const message: OutboundMessage = o.media
+      ? { kind: "media", body: o.body || undefined, media: { path: o.media.path, url: o.media.url, mimeType: o.media.mimeType, fileName: o.media.fileName, size: o.media.size }, replyToProviderId: o.quoted?.providerId ?? undefined }
+      : { kind: "text", body: o.body, replyToProviderId: o.quoted?.providerId ?? undefined };
+    let away: unknown = null;
+    try {
+      if (ticket.connectionId && (await call(ctx, "outbox.waits", { connectionId: ticket.connectionId }))) away = "ERR_OUTBOX_WAITING";
+      else {
+        const { service, connection } = await channelService(ctx, ticket.connectionId);
+        const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+        const res = await callChannel(ctx, service, "send", { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message, messageId });
+        return { status: "sent", providerId: res.providerMessageId };
+      }
+    } catch (err) {
+      if (!isPluginAway(err)) throw err;
+      away = err;
+    }
+    await waitForChannel(ctx, ticket, ticket.connectionId, messageId, "send", message, away);
+    return null;
+  }
+
+  /** Records an outgoing message, hands it to the channel, and records the outcome either way. */
+  async function sendOne(
+    ctx: Ctx,
+    ticket: TicketRow,
+    o: { body: string; media?: StoredFile & { url?: string }; quoted?: MessageRow | null; forwarded?: boolean },
+  ): Promise<ReturnType<typeof view>> {
+    const now = Date.now();
+    const row = await model.create({
+      tenantId: ticket.tenantId,
+      ticketId: ticket.id,
+      contactId: ticket.contactId,
+      connectionId: ticket.connectionId,
+      fromMe: true,
+      userId: ctx.meta.user?.id ?? null,
+      body: o.body || null,
+      mediaType: o.media ? mediaTypeOf(o.media.mimeType) : null,
+      media: o.media ?? null,
+      status: "pending",
+      quotedMsgId: o.quoted?.id ?? null,
+      isForwarded: !!o.forwarded,
+      read: true,
+      providerTs: now,
+    });
+    await emit(ctx, ticket, "create", view(row));
+    let patch: Partial<MessageRow> | null;
+    try {
+      patch = await handOver(ctx, ticket, Number(row.get("id")), o);
+    } catch (err) {
+      const reason = (err as { type?: string; message?: string }).type ?? (err as Error).message ?? "send failed";
+      logger().warn(`message ${row.get("id")} not sent: ${reason}`);
+      patch = { status: "failed", failReason: String(reason).slice(0, 255) };
+    }
+    if (patch) await recordSend(ctx, row, patch);
+    await call(ctx, "tickets.touch", { tenantId: ticket.tenantId, ticketId: ticket.id, body: o.body || o.media?.fileName || "", timestamp: now, incoming: false });
+    const v = view(row);
+    await emit(ctx, ticket, "update", v);
+    return v;
+  }
+
+  return { channelService, sendReceipts, recordSend, loadOwnedMessage, relayChange, reviseWaiting, sendOne };
+}
