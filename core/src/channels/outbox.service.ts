@@ -1,25 +1,16 @@
-import { randomBytes } from "node:crypto";
 import { UniqueConstraintError } from "sequelize";
 import type { ServiceBroker, ServiceSchema } from "moleculer";
-import type { PluginRecord, SendResult, StatusResult } from "@openatende/plugin-sdk";
+import { callChannel, type PluginRecord, type StatusResult } from "@openatende/plugin-sdk";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
-import { defineOutbox, isPluginAway, OUTBOX_OPS, OutboxOp, OutboxPayload, OutboxRow, reasonOf } from "./outbox";
+import { call, defineService, serviceRunning } from "../bus/call";
+import type { ConnectionInfo } from "../connections/contract";
+import { defineOutbox, OUTBOX_OPS, OutboxOp, OutboxPayload, OutboxRow, reasonOf } from "./outbox";
+import { LOCK_MS, outboxFlusher } from "./outbox-flush";
 import { watchPluginNodes } from "../plugins/external";
-
-interface ConnectionInfo {
-  id: number;
-  tenantId: number;
-  type: string;
-  status: string;
-  keepConnected: boolean;
-  pluginMajor: number | null;
-}
 
 /** How often waiting messages and plugin availability are looked at besides the events (ms). */
 const SWEEP_MS = 2000;
-/** Lock of one connection's resume-and-flush across core nodes (ms; renewed while held). */
-const LOCK_MS = 30_000;
 const AWAY_DETAIL = "the channel's plugin is not running";
 /** Connections connected again at once when a plugin (re)appears. */
 const RESUME_CONCURRENCY = 8;
@@ -50,49 +41,23 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
   const seen = new Map<string, boolean>();
   /** Connections being connected again here: their new messages wait behind the outbox. */
   const resuming = new Set<number>();
-  const flushing = new Set<number>();
   let sweepTimer: NodeJS.Timeout | undefined;
   let checkTimer: NodeJS.Timeout | undefined;
   let checking: Promise<void> | null = null;
   let watchdog: { stop(): void } | undefined;
   let broker: ServiceBroker;
   let logger: ServiceBroker["logger"];
-
-  const lockKey = (connectionId: number) => `${deps.config.namespace}:outbox:connection:${connectionId}`;
-
-  /**
-   * Runs `fn` holding the connection's lock; answers undefined when another holds it for
-   * longer than `waitMs` (a flush that finds it busy leaves the work to the holder; a resume
-   * waits its turn).
-   */
-  async function withLock<T>(connectionId: number, fn: () => Promise<T>, waitMs = 0): Promise<T | undefined> {
-    const redis = deps.redis();
-    const token = randomBytes(8).toString("hex");
-    const key = lockKey(connectionId);
-    const until = Date.now() + waitMs;
-    while ((await redis.set(key, token, "PX", LOCK_MS, "NX")) !== "OK") {
-      if (Date.now() >= until || broker.stopping) return undefined;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const renew = setInterval(() => void redis.pexpire(key, LOCK_MS).catch(() => undefined), LOCK_MS / 3);
-    renew.unref();
-    try {
-      return await fn();
-    } finally {
-      clearInterval(renew);
-      await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, key, token).catch(() => undefined);
-    }
-  }
+  const { withLock, flushConnection } = outboxFlusher(deps, model, () => broker, () => logger);
 
   async function channelPlugins(): Promise<PluginRecord[]> {
-    const records = (await broker.call("plugins.registry", {})) as PluginRecord[];
+    const records = await call(broker, "plugins.registry", {});
     return records.filter((r) => r.status === "loaded" && r.kind === "channel" && r.service);
   }
 
   /** The connections served by this plugin service: of its id, pinned to its major (or to none, when it is the newest). */
   async function connectionsOf(plugin: PluginRecord, all: PluginRecord[]): Promise<ConnectionInfo[]> {
     const newest = Math.max(...all.filter((r) => r.id === plugin.id).map((r) => r.major ?? 0));
-    const rows = (await broker.call("connections.byType", { type: plugin.id })) as ConnectionInfo[];
+    const rows = await call(broker, "connections.byType", { type: plugin.id });
     return rows.filter((c) => (c.pluginMajor ?? newest) === (plugin.major ?? newest));
   }
 
@@ -109,7 +74,7 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
   async function markAway(plugin: PluginRecord, all: PluginRecord[]) {
     for (const c of await connectionsOf(plugin, all)) {
       if (c.status === "disconnected" || c.status === "inactive") continue;
-      await broker.call("connections.setStatus", { tenantId: c.tenantId, connectionId: c.id, status: "disconnected", detail: AWAY_DETAIL }).catch((err: Error) => logger.warn(`connection ${c.id}: status not recorded: ${err.message}`));
+      await call(broker, "connections.setStatus", { tenantId: c.tenantId, connectionId: c.id, status: "disconnected", detail: AWAY_DETAIL }).catch((err: Error) => logger.warn(`connection ${c.id}: status not recorded: ${err.message}`));
     }
   }
 
@@ -130,15 +95,15 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
           async () => {
             let now: StatusResult | null = null;
             try {
-              now = (await broker.call(`${service}.status`, { tenantId: c.tenantId, connectionId: c.id })) as StatusResult;
+              now = await callChannel(broker, service, "status", { tenantId: c.tenantId, connectionId: c.id });
             } catch {
               /* connect tells */
             }
             if (now?.status === "connected") {
-              const row = (await broker.call("connections.getInternal", { id: c.id })) as { status: string } | null;
-              if (row && row.status !== "connected") await broker.call("connections.setStatus", { tenantId: c.tenantId, connectionId: c.id, status: "connected", ...(now.detail ? { detail: now.detail } : {}) });
+              const row = await call(broker, "connections.getInternal", { id: c.id });
+              if (row && row.status !== "connected") await call(broker, "connections.setStatus", { tenantId: c.tenantId, connectionId: c.id, status: "connected", ...(now.detail ? { detail: now.detail } : {}) });
             } else {
-              const res = (await broker.call("connections.connectInternal", { id: c.id })) as { status: string };
+              const res = await call(broker, "connections.connectInternal", { id: c.id });
               logger.info(`connection ${c.id} (${plugin.id}) connected again: ${res.status}`);
             }
             await flushConnection(c.id, true);
@@ -167,7 +132,7 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
         return; // the plugin host is not up yet
       }
       for (const p of plugins) {
-        const available = broker.registry.hasService(p.service!, undefined as unknown as string);
+        const available = serviceRunning(broker, p.service!);
         const before = seen.get(p.service!);
         seen.set(p.service!, available);
         if (before === available || broker.stopping) continue;
@@ -177,7 +142,7 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
           // Shown only when it stays away a moment: a node taken as gone that was only slow
           // is back within a second or two, and its connections never stopped.
           const timer = setTimeout(() => {
-            if (broker.stopping || broker.registry.hasService(p.service!, undefined as unknown as string)) return;
+            if (broker.stopping || serviceRunning(broker, p.service!)) return;
             void markAway(p, plugins).catch((err: Error) => logger.warn(`plugin ${p.id}: ${err.message}`));
           }, before === undefined ? 0 : AWAY_GRACE_MS);
           timer.unref();
@@ -198,81 +163,6 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
     checkTimer.unref();
   }
 
-  /**
-   * Sends a connection's waiting messages: tickets side by side, each ticket's in message
-   * order; stops a ticket at the first send that meets an away plugin (it goes on later).
-   * Only a connected connection is flushed (the plugin would refuse the rest).
-   */
-  async function flushConnection(connectionId: number, locked = false): Promise<number> {
-    if (flushing.has(connectionId)) return 0;
-    flushing.add(connectionId);
-    try {
-      const run = async () => {
-        const c = (await broker.call("connections.getInternal", { id: connectionId })) as (ConnectionInfo & { tenantId: number }) | null;
-        const rows = await model.findAll({ where: { connectionId }, order: [["ticketId", "ASC"], ["messageId", "ASC"]] });
-        if (!rows.length) return 0;
-        if (!c) {
-          // The connection is gone: its messages cannot leave any more.
-          for (const r of rows) {
-            const row = r.get({ plain: true }) as OutboxRow;
-            if ((row.op ?? "send") === "send") await settle(row, { status: "failed", failReason: "ERR_CONNECTION_NOT_FOUND" });
-            else await model.destroy({ where: { id: row.id } });
-          }
-          return 0;
-        }
-        // A message's own send goes before the changes made to it after it was sent.
-        const opOrder = (o: OutboxRow) => OUTBOX_OPS.indexOf(o.op ?? "send");
-        const plain = rows.map((r) => r.get({ plain: true }) as OutboxRow).sort((a, b) => a.ticketId - b.ticketId || a.messageId - b.messageId || opOrder(a) - opOrder(b));
-        if (c.status !== "connected") return 0;
-        const plugin = (await broker.call("plugins.channelFor", { type: c.type }).catch(() => null)) as { service: string } | null;
-        if (!plugin) return 0;
-        const byTicket = new Map<number, OutboxRow[]>();
-        for (const row of plain) byTicket.set(row.ticketId, [...(byTicket.get(row.ticketId) ?? []), row]);
-        let sent = 0;
-        await Promise.all(
-          [...byTicket.values()].map(async (list) => {
-            for (const row of list) {
-              const op = row.op ?? "send";
-              try {
-                if (op === "send") {
-                  const res = (await broker.call(`${plugin.service}.send`, { tenantId: row.tenantId, connectionId: row.connectionId, ...row.payload, messageId: row.messageId })) as SendResult;
-                  await settle(row, { status: "sent", providerId: res.providerMessageId });
-                } else {
-                  // A change of a message sent before: no messageId (that keys the message's own send).
-                  await broker.call(`${plugin.service}.send`, { tenantId: row.tenantId, connectionId: row.connectionId, ...row.payload });
-                  await model.destroy({ where: { id: row.id } });
-                }
-                sent++;
-              } catch (err) {
-                if (isPluginAway(err)) {
-                  await model.update({ attempts: row.attempts + 1, lastError: reasonOf(err) }, { where: { id: row.id } });
-                  return;
-                }
-                if (op === "send") await settle(row, { status: "failed", failReason: reasonOf(err) });
-                else {
-                  // The channel refused the change (too old to edit, say): the platform keeps it.
-                  logger.warn(`message ${row.messageId}: the waiting ${op} was refused by the channel: ${reasonOf(err)}`);
-                  await model.destroy({ where: { id: row.id } });
-                }
-              }
-            }
-          }),
-        );
-        if (sent) logger.info(`connection ${connectionId}: ${sent} waiting message(s) sent`);
-        return sent;
-      };
-      return (locked ? await run() : await withLock(connectionId, run)) ?? 0;
-    } finally {
-      flushing.delete(connectionId);
-    }
-  }
-
-  /** Records a waiting message's outcome on the message, then lets its row go. */
-  async function settle(row: OutboxRow, outcome: { status: "sent" | "failed"; providerId?: string; failReason?: string }) {
-    await broker.call("messages.settle", { tenantId: row.tenantId, id: row.messageId, ...outcome });
-    await model.destroy({ where: { id: row.id } });
-  }
-
   async function sweep() {
     if (broker.stopping) return;
     await check();
@@ -283,7 +173,7 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
     }
   }
 
-  return {
+  return defineService({
     name: "outbox",
     events: {
       "$services.changed"() {
@@ -385,11 +275,11 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
         },
       },
     },
-    created(this: any) {
+    created() {
       broker = this.broker;
       logger = this.logger;
     },
-    started(this: any) {
+    started() {
       sweepTimer = setInterval(() => void sweep().catch((err: Error) => logger.warn(`outbox sweep: ${err.message}`)), SWEEP_MS);
       sweepTimer.unref();
       if (this.broker.transit) watchdog = watchPluginNodes(this.broker);
@@ -400,5 +290,5 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
       clearTimeout(checkTimer);
       watchdog?.stop();
     },
-  };
+  });
 }
