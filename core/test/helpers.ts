@@ -236,3 +236,5 @@ export async function createSuper(t: TestCore): Promise<Auth & { email: string }
 // a plugin node of its own and names the transporter such a node joins.
 export { startPluginNode, type PluginNode } from "./plugin-node";
 export { transporterForPluginNodes } from "../src/plugins/external";
+// …and signs an access token the way the core does (a client's expiry and refresh handling).
+export { signAccessToken } from "../src/auth/tokens";

@@ -12,8 +12,7 @@ import { SettingsStore } from "../src/stores/settings";
 import { createI18n, translate } from "../src/i18n";
 import ptBR from "../src/i18n/locales/pt-BR";
 import en from "../src/i18n/locales/en";
-import { signAccessToken } from "../../core/src/auth/tokens";
-import { startCore, createTenant, TestCore, TenantFixture, PASSWORD } from "@openatende/core/testkit";
+import { startCore, createTenant, signAccessToken, TestCore, TenantFixture, PASSWORD } from "@openatende/core/testkit";
 import { MemoryStorage } from "./memory-storage";
 
 function client(base: string, opts: { locale?: "pt-BR" | "en"; timeoutMs?: number; fetch?: typeof fetch } = {}) {
