@@ -4,14 +4,21 @@
  * a tab, message merging, the notification rule of spec §6 and the composer's file limits.
  */
 import { DEFAULT_FILTER } from "../src/stores/session";
+import { appMessage, chatCreated, type ChatCreatePayload, type MessageView } from "@openatende/contracts/realtime";
 import { TicketList, TicketsStore, compareTickets, visibleInList, matchesSearch, ticketFromChat, type ListFilter, type Ticket, type Viewer } from "../src/stores/tickets";
 import { MessagesStore, mergeMessages, toMessage, type Message } from "../src/stores/messages";
 import { NotificationsStore, shouldNotify } from "../src/stores/notifications";
 import { checkFiles } from "../src/pages/atendimento/files";
 import { memberName } from "../src/pages/atendimento/format";
 
-const agent: Viewer = { id: 7, queues: [1], supervisor: false };
-const admin: Viewer = { id: 1, queues: [1, 2], supervisor: true };
+const agent: Viewer = { id: 7, queues: [1], profile: "user" };
+const admin: Viewer = { id: 1, queues: [1, 2], profile: "admin" };
+
+/** A `chat:create` payload as the core builds it (@openatende/contracts/realtime). */
+function chat(body: string, t: Partial<ChatCreatePayload["ticket"]> & { id: number }, extra: Partial<ChatCreatePayload> = {}): ChatCreatePayload {
+  const ticket = { userId: null, queueId: null, contactId: t.id, isGroup: false, status: "pending" as const, unreadMessages: 1, contact: { name: "Cliente", profilePicUrl: null }, ...t };
+  return { ...chatCreated({ ticket, contact: { id: ticket.contactId, ...ticket.contact }, message: { id: 1, participant: null, mediaType: null }, body, isGroup: ticket.isGroup, fromMe: false, hasMedia: false }).payload, ...extra };
+}
 const filter = (patch: Partial<ListFilter> = {}): ListFilter => ({ ...DEFAULT_FILTER, ...patch });
 
 let nextId = 100;
@@ -102,7 +109,7 @@ describe("live events on the list", () => {
     const old = ticket({ id: 1, lastMessageAt: 2_000 });
     const older = ticket({ id: 2, lastMessageAt: 1_000 });
     list.receivePage([old, older], false, true);
-    const payload = { body: "Olá!", read: false, ticket: { id: 3, userId: null, queueId: 1, contactId: 33, status: "pending" as const, unreadMessages: 1, contact: { name: "Nova", profilePicUrl: null } } };
+    const payload = chat("Olá!", { id: 3, userId: null, queueId: 1, contactId: 33, status: "pending", unreadMessages: 1, contact: { name: "Nova", profilePicUrl: null } });
     expect(list.upsert(ticketFromChat(payload, 3_000), ctx())).toBe("added");
     expect(list.items.map((t) => t.id)).toEqual([3, 1, 2]);
     expect(list.items[0].lastMessage).toBe("Olá!");
@@ -170,7 +177,7 @@ describe("a tab loading while events arrive", () => {
     store.setTab("group");
     expect(store.loading).toBe(true);
     // The group's first message arrives while the list is being read…
-    const payload = { body: "Bom dia, pessoal!", read: false, isGroup: true, ticket: { id: 9, userId: null, queueId: null, contactId: 90, isGroup: true, status: "group" as const, unreadMessages: 1, contact: { name: "Clientes VIP", profilePicUrl: null } } };
+    const payload = chat("Bom dia, pessoal!", { id: 9, userId: null, queueId: null, contactId: 90, isGroup: true, status: "group", unreadMessages: 1, contact: { name: "Clientes VIP", profilePicUrl: null } });
     store.onTicketList({ type: "chat:create", payload });
     // …and the page the server read before storing it shows the ticket without it.
     answer({ tickets: [ticket({ id: 9, status: "group", isGroup: true, queueId: null, lastMessage: "", lastMessageAt: 1_000, unreadMessages: 0 })], hasMore: false, pageNumber: 1 });
@@ -182,6 +189,11 @@ describe("a tab loading while events arrive", () => {
 
 describe("messages", () => {
   const m = (p: Partial<Message>): Message => toMessage({ ticketId: 1, status: "received", createdAt: new Date(0).toISOString(), ...p });
+  /** An `appMessage` event as the core builds it, of a message with these fields. */
+  const event = (action: "create" | "update", p: Partial<MessageView> & { id: number; ticketId: number }) => {
+    const message: MessageView = { ...m(p), contactId: 1, connectionId: 1, providerId: null, media: null, ...p };
+    return appMessage(action, message, { id: p.ticketId, status: "open", userId: 7, queueId: 1 });
+  };
 
   it("merge by id, without duplicates, sorted by time; a newer copy replaces the older", () => {
     const a = m({ id: 1, timestamp: 10, body: "a" });
@@ -196,15 +208,15 @@ describe("messages", () => {
     const store = new MessagesStore(noApi, () => 7);
     const thread = store.thread(1);
     thread.merge([m({ id: 1, timestamp: 10 }), { ...m({ id: -5, timestamp: 20, fromMe: true, userId: 7, body: "Oi!" }), local: { group: "g1", state: "sending" } }]);
-    store.onAppMessage({ action: "create", message: { id: 2, ticketId: 1, fromMe: true, userId: 7, body: "Oi!", status: "pending", timestamp: 21, createdAt: new Date().toISOString() } });
+    store.onAppMessage(event("create", { id: 2, ticketId: 1, fromMe: true, userId: 7, body: "Oi!", status: "pending", timestamp: 21, createdAt: new Date().toISOString() }));
     expect(thread.messages.map((x) => x.id)).toEqual([1, 2]);
-    store.onAppMessage({ action: "update", message: { id: 2, ticketId: 1, fromMe: true, userId: 7, body: "Oi!", status: "sent", timestamp: 21 } });
+    store.onAppMessage(event("update", { id: 2, ticketId: 1, fromMe: true, userId: 7, body: "Oi!", status: "sent", timestamp: 21 }));
     expect(thread.messages.map((x) => [x.id, x.status])).toEqual([
       [1, "received"],
       [2, "sent"],
     ]);
     // Another ticket's message does not go into this thread.
-    store.onAppMessage({ action: "create", message: { id: 9, ticketId: 2, body: "x", timestamp: 30 } });
+    store.onAppMessage(event("create", { id: 9, ticketId: 2, body: "x", timestamp: 30 }));
     expect(thread.messages).toHaveLength(2);
   });
 
@@ -213,7 +225,7 @@ describe("messages", () => {
     const store = new MessagesStore(noApi, () => 7);
     const thread = store.thread(3);
     thread.merge([{ ...m({ id: -9, ticketId: 3, timestamp: 20, fromMe: true, userId: 7, body: "Oi!" }), local: { group: "g2", state: "sending" } }]);
-    store.onAppMessage({ action: "create", message: { id: 40, ticketId: 3, fromMe: true, userId: null, body: "Oi!", status: "sent", timestamp: 19 } });
+    store.onAppMessage(event("create", { id: 40, ticketId: 3, fromMe: true, userId: null, body: "Oi!", status: "sent", timestamp: 19 }));
     expect(thread.messages.map((x) => [x.id, x.userId, x.local?.state ?? null])).toEqual([
       [40, null, null],
       [-9, 7, "sending"],
@@ -236,7 +248,7 @@ describe("messages", () => {
 
 describe("notifications (spec §6)", () => {
   const me = { id: 7, queues: [1] };
-  const p = (ticket: { userId: number | null; queueId: number | null }, read = false) => ({ body: "oi", read, ticket: { id: 1, contactId: 1, status: "pending" as const, ...ticket } });
+  const p = (ticket: { userId: number | null; queueId: number | null }, read = false) => chat("oi", { id: 1, contactId: 1, status: "pending", ...ticket }, { read });
   it("only new unread incoming messages on tickets unassigned or mine, in my queues", () => {
     expect(shouldNotify(p({ userId: null, queueId: 1 }), me)).toBe(true);
     expect(shouldNotify(p({ userId: 7, queueId: 1 }), me)).toBe(true);

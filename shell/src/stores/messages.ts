@@ -1,5 +1,6 @@
 import { makeAutoObservable, observable, observableRef, runInAction } from "mobx";
 import type { UiApi } from "@openatende/plugin-sdk/ui";
+import type { AppMessageEvent, MessageMedia as WireMedia, MessageParticipant, MessageStatus, MessageView, TicketNoteEvent, TicketNoteView } from "@openatende/contracts/realtime";
 
 /**
  * The messages of the tickets the user opens (spec §4 "Messages"): paged GET
@@ -9,44 +10,17 @@ import type { UiApi } from "@openatende/plugin-sdk/ui";
  * retry. Ticket notes (`{tenant}:ticketNote`) are kept here too.
  */
 
-/** "played": a voice note or video was played (after "read"). */
-export type MessageStatus = "received" | "pending" | "sent" | "delivered" | "read" | "played" | "failed";
+/** The wire types are the core's (@openatende/contracts/realtime). */
+export type { MessageParticipant, MessageStatus };
 
-/** The member of a group who wrote a group message (the ticket's contact is the group). */
-export interface MessageParticipant {
-  externalId: string;
-  name?: string;
-  phone?: string;
-}
-
-export interface MessageMedia {
-  fileName: string;
-  mimeType: string;
-  size: number;
-  url: string;
+export interface MessageMedia extends WireMedia {
   /** A file of this browser not yet sent (an object URL; no auth needed). */
   local?: boolean;
 }
 
-export interface Message {
-  id: number;
-  ticketId: number;
-  fromMe: boolean;
-  userId: number | null;
-  body: string | null;
-  mediaType: string | null;
+/** A message as the API and `appMessage` carry it, as far as the screen uses it. */
+export interface Message extends Omit<MessageView, "contactId" | "connectionId" | "providerId" | "media"> {
   media: MessageMedia | null;
-  status: MessageStatus;
-  failReason: string | null;
-  quotedMsgId: number | null;
-  reactions: Array<{ by: string; emoji: string }>;
-  participant: MessageParticipant | null;
-  isEdited: boolean;
-  isDeleted: boolean;
-  isForwarded: boolean;
-  read: boolean;
-  timestamp: number;
-  createdAt: string;
   /** Set on messages of this browser not stored yet. */
   local?: { group: string; state: "sending" | "failed"; error?: string };
 }
@@ -60,13 +34,7 @@ export interface OutgoingMedia {
   previewUrl?: string;
 }
 
-export interface TicketNote {
-  id: number;
-  ticketId: number;
-  userId: number | null;
-  body: string;
-  createdAt: string;
-}
+export type TicketNote = TicketNoteView;
 
 export const MESSAGES_PAGE_SIZE = 30;
 
@@ -226,7 +194,7 @@ export class MessagesStore {
   }
 
   /** A `{tenant}:appMessage` event. */
-  onAppMessage(e: { action: string; message: any; ticket?: { id: number } }) {
+  onAppMessage(e: AppMessageEvent) {
     if (!e?.message) return;
     const m = toMessage(e.message);
     const t = this.threads.get(m.ticketId || e.ticket?.id || 0);
@@ -361,7 +329,7 @@ export class MessagesStore {
   }
 
   /** A `{tenant}:ticketNote` event. */
-  onTicketNote(e: { ticketId: number; note: TicketNote }) {
+  onTicketNote(e: TicketNoteEvent) {
     const t = this.threads.get(Number(e?.ticketId));
     if (t && e.note) t.notes = mergeNotes(t.notes, [e.note]);
   }

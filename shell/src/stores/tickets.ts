@@ -1,271 +1,21 @@
-import { makeAutoObservable, observableRef, runInAction } from "mobx";
+import { makeAutoObservable, runInAction } from "mobx";
 import type { UiApi, UiRequestOptions } from "@openatende/plugin-sdk/ui";
+import { seesEveryTicket } from "@openatende/contracts/visibility";
+import type { AppMessageEvent, TicketListEvent } from "@openatende/contracts/realtime";
 import type { AttendanceFilter } from "./session";
+import { TAB_STATUSES, type TabKey, type Ticket, type Viewer, type VisibilitySettings } from "./tickets-filter";
+import { TicketList, ticketFromChat } from "./ticket-list";
 
 /**
  * The attendance list (spec §2/§3): the tickets of one tab under the user's attendance filter,
  * paged as the API pages them (pinned, then unread, then last activity), and kept live from
- * the socket's `{tenant}:ticketList` and `{tenant}:appMessage` events. A live ticket is put
- * in, moved or taken out by the same visibility rules the API's list applies (spec §6), so
- * the list shows what a reload would show.
+ * the socket's `{tenant}:ticketList` and `{tenant}:appMessage` events. Which tickets a tab
+ * holds is tickets-filter.ts (the visibility rule of spec §6 the API applies); how a live
+ * change moves them is ticket-list.ts; this file loads the pages and routes the events.
  */
 
-export type TicketStatus = "open" | "pending" | "closed" | "group" | "chatbot";
-
-export interface TicketContact {
-  id: number;
-  name: string;
-  number: string | null;
-  profilePicUrl: string | null;
-}
-
-export interface Ticket {
-  id: number;
-  protocol: string | null;
-  status: TicketStatus;
-  contactId: number;
-  connectionId: number | null;
-  queueId: number | null;
-  userId: number | null;
-  isGroup: boolean;
-  pinned: boolean;
-  unreadMessages: number;
-  lastMessage: string | null;
-  lastMessageAt: number;
-  closedAt?: string | null;
-  createdAt?: string;
-  updatedAt?: string;
-  contact?: TicketContact;
-}
-
-export type TabKey = "open" | "closed" | "group";
-
-/** The statuses each tab lists: active is open (being served) plus pending (aguardando). */
-export const TAB_STATUSES: Record<TabKey, TicketStatus[]> = {
-  open: ["open", "pending"],
-  closed: ["closed"],
-  group: ["group"],
-};
-
-/** Who looks at the list: the user, their queues, and whether they see every ticket (admins and supervisors). */
-export interface Viewer {
-  id: number;
-  queues: number[];
-  supervisor: boolean;
-}
-
-/** Tenant settings that narrow what a user sees (spec §6). */
-export interface VisibilitySettings {
-  ticketsOwnerOnly?: boolean;
-  botAndUnassignedAdminOnly?: boolean;
-}
-
-export type ListFilter = Pick<AttendanceFilter, "searchParam" | "showAll" | "queuesIds" | "withUnreadMessages" | "isNotAssignedUser" | "includeNotQueueDefined">;
-
-/** The API's order: pinned first, then tickets with unread messages, then the latest activity. */
-export function compareTickets(a: Ticket, b: Ticket): number {
-  if (!!a.pinned !== !!b.pinned) return a.pinned ? -1 : 1;
-  const ua = a.unreadMessages > 0;
-  const ub = b.unreadMessages > 0;
-  if (ua !== ub) return ua ? -1 : 1;
-  if (a.lastMessageAt !== b.lastMessageAt) return (b.lastMessageAt || 0) - (a.lastMessageAt || 0);
-  return b.id - a.id;
-}
-
-/**
- * Whether a ticket belongs to a tab's list under a filter, as the API decides it
- * (core/src/tickets/list-query.ts): with showAll an admin or supervisor sees every ticket
- * (narrowed by queues); otherwise the user's own tickets, their queues' tickets and the
- * tickets with no queue.
- */
-export function visibleInList(t: Ticket, tab: TabKey, f: ListFilter, me: Viewer, s: VisibilitySettings = {}): boolean {
-  if (!TAB_STATUSES[tab].includes(t.status)) return false;
-  if (f.withUnreadMessages && !(t.unreadMessages > 0)) return false;
-  if (f.isNotAssignedUser && t.userId !== null) return false;
-  const wanted = f.queuesIds ?? [];
-  const queueWanted = (q: number | null) => (q === null ? f.includeNotQueueDefined : wanted.length ? wanted.includes(q) : true);
-
-  if (f.showAll && me.supervisor) return queueWanted(t.queueId);
-
-  if (!f.isNotAssignedUser && t.userId === me.id && queueWanted(t.queueId)) return true;
-  if (t.queueId !== null) {
-    const queues = wanted.length ? me.queues.filter((q) => wanted.includes(q)) : me.queues;
-    if (!queues.includes(t.queueId)) return false;
-    if (s.ticketsOwnerOnly && !me.supervisor) return t.userId === null || t.userId === me.id;
-    return true;
-  }
-  if (!f.includeNotQueueDefined) return false;
-  if (s.botAndUnassignedAdminOnly && !me.supervisor) return false;
-  return me.supervisor || t.userId === null || t.userId === me.id;
-}
-
-const fold = (x: string) => x.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
-
-/** A live ticket new to a searched list joins it when its contact's name, its protocol or its id matches. */
-export function matchesSearch(t: Ticket, search: string): boolean {
-  const q = search.trim();
-  if (q.length < 2) return true;
-  if (t.protocol === q || String(t.id) === q) return true;
-  return fold(t.contact?.name ?? "").includes(fold(q)) || (!!t.contact?.number && q.replace(/\D/g, "").length >= 2 && t.contact.number.includes(q.replace(/\D/g, "")));
-}
-
-/** A ticket's fields updated by a partial one; a contact without a number (hidden from list rooms) keeps the one known. */
-export function mergeTicket(base: Ticket, patch: Partial<Ticket>): Ticket {
-  const out: Ticket = { ...base };
-  for (const [k, v] of Object.entries(patch) as Array<[keyof Ticket, unknown]>) {
-    if (v === undefined || k === "contact") continue;
-    (out as unknown as Record<string, unknown>)[k] = v;
-  }
-  if (patch.contact) {
-    const c = patch.contact;
-    out.contact = {
-      id: c.id ?? base.contact?.id ?? base.contactId,
-      name: c.name ?? base.contact?.name ?? "",
-      number: c.number ?? base.contact?.number ?? null,
-      profilePicUrl: c.profilePicUrl ?? base.contact?.profilePicUrl ?? null,
-    };
-  }
-  return out;
-}
-
-/** The payload of `chat:create` (an inbound message, spec §7). */
-export interface ChatCreatePayload {
-  body?: string;
-  read?: boolean;
-  isGroup?: boolean;
-  messageId?: number;
-  mediaType?: string | null;
-  ticket: {
-    id: number;
-    userId: number | null;
-    queueId: number | null;
-    contactId: number;
-    isGroup?: boolean;
-    status: TicketStatus;
-    unreadMessages?: number;
-    contact?: { name: string; profilePicUrl: string | null };
-  };
-}
-
-/** What an inbound message changes on a ticket (or the ticket it makes known). */
-export function ticketFromChat(p: ChatCreatePayload, now: number): Partial<Ticket> & { id: number } {
-  const t = p.ticket;
-  return {
-    id: t.id,
-    userId: t.userId,
-    queueId: t.queueId,
-    contactId: t.contactId,
-    isGroup: !!t.isGroup,
-    status: t.status,
-    unreadMessages: t.unreadMessages ?? 1,
-    lastMessage: p.body ?? "",
-    lastMessageAt: now,
-    contact: t.contact ? { id: t.contactId, name: t.contact.name, number: null, profilePicUrl: t.contact.profilePicUrl } : undefined,
-  };
-}
-
-/** A complete ticket from what is known of it (the fields a live event may leave out get their defaults). */
-export function completeTicket(p: Partial<Ticket> & { id: number }): Ticket | null {
-  if (p.status === undefined || p.contactId === undefined) return null;
-  return {
-    protocol: null,
-    connectionId: null,
-    queueId: null,
-    userId: null,
-    isGroup: false,
-    pinned: false,
-    unreadMessages: 0,
-    lastMessage: null,
-    lastMessageAt: 0,
-    ...Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)),
-  } as Ticket;
-}
-
-/** The list's state changes; no I/O here, so the store's logic is testable alone. */
-export class TicketList {
-  items: Ticket[] = [];
-  hasMore = false;
-
-  constructor() {
-    makeAutoObservable(this, { items: observableRef }, { autoBind: true });
-  }
-
-  get ids(): Set<number> {
-    return new Set(this.items.map((t) => t.id));
-  }
-
-  get(id: number): Ticket | undefined {
-    return this.items.find((t) => t.id === id);
-  }
-
-  /** A page from the API: appended after what is there, without duplicates (a live insert may have shifted the pages). */
-  receivePage(rows: Ticket[], hasMore: boolean, reset: boolean) {
-    const base = reset ? [] : this.items;
-    const seen = new Set(base.map((t) => t.id));
-    const next = base.slice();
-    for (const r of rows) if (!seen.has(r.id)) next.push(r), seen.add(r.id);
-    this.items = next;
-    this.hasMore = hasMore;
-  }
-
-  /**
-   * A live change: the ticket is merged into what is known, then kept (moved to its place),
-   * added, or taken out, as the tab's filter decides. A ticket new to the list that sorts
-   * after the last loaded row while more pages exist is left to its page.
-   */
-  upsert(patch: Partial<Ticket> & { id: number }, ctx: { tab: TabKey; filter: ListFilter; me: Viewer; settings?: VisibilitySettings }): "added" | "updated" | "removed" | "ignored" {
-    const idx = this.items.findIndex((t) => t.id === patch.id);
-    const existing = idx >= 0 ? this.items[idx] : undefined;
-    const merged = existing ? mergeTicket(existing, patch) : completeTicket(patch);
-    if (!merged) return "ignored";
-    const visible = visibleInList(merged, ctx.tab, ctx.filter, ctx.me, ctx.settings) && (!!existing || matchesSearch(merged, ctx.filter.searchParam ?? ""));
-    if (!visible) {
-      if (!existing) return "ignored";
-      this.items = this.items.filter((t) => t.id !== patch.id);
-      return "removed";
-    }
-    const rest = existing ? this.items.filter((t) => t.id !== patch.id) : this.items;
-    if (!existing && this.hasMore && rest.length && compareTickets(merged, rest[rest.length - 1]) > 0) return "ignored";
-    // Binary search for the place: the rest is already in order.
-    let lo = 0;
-    let hi = rest.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (compareTickets(rest[mid], merged) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    const next = rest.slice();
-    next.splice(lo, 0, merged);
-    this.items = next;
-    return existing ? "updated" : "added";
-  }
-
-  /** Changes fields of a listed ticket without moving it in or out (e.g. read on opening). */
-  patch(id: number, patch: Partial<Ticket>) {
-    const idx = this.items.findIndex((t) => t.id === id);
-    if (idx < 0) return;
-    const merged = mergeTicket(this.items[idx], patch);
-    const rest = this.items.filter((t) => t.id !== id);
-    let lo = 0;
-    let hi = rest.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (compareTickets(rest[mid], merged) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    rest.splice(lo, 0, merged);
-    this.items = rest;
-  }
-
-  remove(id: number) {
-    if (this.items.some((t) => t.id === id)) this.items = this.items.filter((t) => t.id !== id);
-  }
-
-  clear() {
-    this.items = [];
-    this.hasMore = false;
-  }
-}
+export * from "./tickets-filter";
+export * from "./ticket-list";
 
 /** What the store needs of the page's root store. */
 export interface TicketsDeps {
@@ -327,7 +77,7 @@ export class TicketsStore {
     return {
       status: TAB_STATUSES[this.tab].join(","),
       searchParam: search.length >= 2 ? search : undefined,
-      showAll: f.showAll && this.deps.viewer().supervisor ? true : undefined,
+      showAll: f.showAll && seesEveryTicket(this.deps.viewer()) ? true : undefined,
       queuesIds: f.queuesIds.length ? f.queuesIds.join(",") : undefined,
       withUnreadMessages: f.withUnreadMessages || undefined,
       isNotAssignedUser: f.isNotAssignedUser || undefined,
@@ -434,19 +184,19 @@ export class TicketsStore {
   }
 
   /** A `{tenant}:ticketList` event. */
-  onTicketList(e: { type: string; payload: any }) {
+  onTicketList(e: TicketListEvent) {
     if (!e || !e.payload) return;
-    if (e.type === "ticket:delete") this.track(Number(e.payload.id), () => this.list.remove(Number(e.payload.id)));
-    else if (e.type === "ticket:create" || e.type === "ticket:update") this.track(Number(e.payload.id), () => this.list.upsert(e.payload as Ticket, this.ctx()));
-    else if (e.type === "chat:create") {
-      const patch = ticketFromChat(e.payload as ChatCreatePayload, Date.now());
+    if (e.type === "chat:create") {
+      const patch = ticketFromChat(e.payload, Date.now());
       this.track(patch.id, () => this.list.upsert(patch, this.ctx()));
-    } else return;
+    } else if (e.type === "ticket:delete") this.track(Number(e.payload.id), () => this.list.remove(Number(e.payload.id)));
+    else if (e.type === "ticket:create" || e.type === "ticket:update") this.track(Number(e.payload.id), () => this.list.upsert(e.payload, this.ctx()));
+    else return;
     this.refreshUnread(800);
   }
 
   /** A `{tenant}:appMessage` event: the last message of a listed ticket. */
-  onAppMessage(e: { action: string; message: any; ticket?: { id: number; status: TicketStatus; userId: number | null; queueId: number | null } }) {
+  onAppMessage(e: AppMessageEvent) {
     if (!e?.ticket || e.action !== "create" || !e.message) return;
     const m = e.message;
     // Inbound messages come with chat:create; an agent's message resets the unread count (the API's touch).

@@ -98,7 +98,7 @@ export class Attendance {
 
   get viewer(): Viewer {
     const s = this.root.session;
-    return { id: s.userId ?? 0, queues: this.myQueues, supervisor: s.isSupervisorOrAdmin };
+    return { id: s.userId ?? 0, queues: this.myQueues, profile: s.profile ?? "user" };
   }
 
   get visibility(): VisibilitySettings {
