@@ -6,6 +6,7 @@ import Validator from "fastest-validator";
 import { randomBytes } from "node:crypto";
 import { tenantDbMixin, type TenantDbMethods } from "../db/tenant-db.mixin";
 import { AppError } from "../errors/app-error";
+import { pluginPinActions } from "./plugin-pins";
 import type { CoreDeps } from "../deps";
 import { Ctx, isAdmin } from "../types";
 import { assertWithinLimit } from "../licence/plans";
@@ -255,6 +256,7 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
       },
 
       // --- internal -------------------------------------------------------------------------
+      ...pluginPinActions(model),
       getInternal: {
         visibility: "public",
         params: { id: { type: "number", integer: true, positive: true } },

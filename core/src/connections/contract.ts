@@ -65,6 +65,10 @@ export interface ConnectionsActions {
   "connections.setStatus": { params: { tenantId: number; connectionId: number; status: string; qrcode?: string; detail?: string }; result: StatusApplied };
   "connections.reconcilePlugins": { params: { tenantId: number; pluginId?: string }; result: { stopped: number[]; resumed: number[] } };
   "connections.names": { params: { tenantId: number; ids: number[] }; result: ConnectionName[] };
+  /** Connections of every tenant whose type is one of `types` (a plugin's id and its channel type: plugin-pins.ts). */
+  "connections.countByType": { params: { types: string[] }; result: number };
+  /** Connections of `types` pinned to a major now use `major` (one version of an installed plugin runs at a time). */
+  "connections.repinMajor": { params: { types: string[]; major: number }; result: { moved: number } };
 }
 
 export interface ConnectionsEvents {

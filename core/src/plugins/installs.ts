@@ -19,13 +19,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { randomBytes } from "node:crypto";
-import { createHash } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
 import type Redis from "ioredis";
 import type { Sequelize } from "sequelize";
 import * as semver from "semver";
-import { ArchiveError, ArchiveFile, PluginManifest, channelTypeOf, ensurePluginDatabase, hasPluginMigrations, inspectArchive, pluginServiceName } from "@openatende/plugin-sdk";
+import { PluginManifest, channelTypeOf, ensurePluginDatabase, pluginServiceName } from "@openatende/plugin-sdk";
 import type { AppConfig } from "@openatende/config";
 import { AppError } from "../errors/app-error";
 import { inspectPluginFolder } from "./discovery";
@@ -33,6 +31,9 @@ import { PluginNodeSupervisor, transporterForPluginNodes } from "./external";
 import type { LoadedPlugin, PluginRegistry } from "./registry";
 import { definePluginInstall, PluginInstall } from "./model";
 import { pluginDatabaseOf } from "./data";
+import { InstallHost } from "./install-host";
+import { PLUGIN_ID, VERSION_DIR, fetchArchive, installedNodeEnv, lastWords, parseVersions, shipsMigrations, sleep, sortVersions, unpack } from "./install-files";
+import { call } from "../bus/call";
 
 /** What GET /plugins/installed answers per plugin. */
 export interface InstalledView {
@@ -66,50 +67,40 @@ export interface InstallsOptions {
   hostLockMs?: number;
 }
 
-/** A semver version is a safe folder name; anything else is refused before touching the disk. */
-const VERSION_DIR = /^[0-9A-Za-z.+-]{1,64}$/;
-const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
-
-const parseVersions = (raw: string | null | undefined): string[] => {
-  try {
-    const v = JSON.parse(raw ?? "[]");
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
-  } catch {
-    return [];
-  }
-};
-
-const sortVersions = (list: string[]) => [...new Set(list)].sort((a, b) => (semver.valid(a) && semver.valid(b) ? semver.rcompare(a, b) : b.localeCompare(a)));
-
 export class PluginInstalls {
   private readonly model: typeof PluginInstall;
   private supervisor: PluginNodeSupervisor | undefined;
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly root: string;
-  /** This node holds the host lock: it runs (supervises) the installed plugins' nodes. */
-  private leading = false;
-  private hostTimer: NodeJS.Timeout | undefined;
-  private readonly hostKey: string;
-  private readonly hostLockMs: number;
+  /** The host lock: the node holding it runs (supervises) the installed plugins' nodes. */
+  private readonly host: InstallHost;
 
   constructor(private readonly o: InstallsOptions) {
     this.model = definePluginInstall(o.sequelize);
     this.root = path.join(o.config.dataDir, "plugins");
-    // One deployment = one database: its plugin hosts share the lock, other deployments on the same Redis do not.
-    const deployment = createHash("sha256").update(o.config.database.url).digest("hex").slice(0, 16);
-    this.hostKey = `${o.config.namespace}:plugin-installs:host:${deployment}`;
-    this.hostLockMs = o.hostLockMs ?? 15_000;
+    this.host = new InstallHost({
+      config: o.config,
+      nodeID: o.broker.nodeID,
+      redis: o.redis,
+      log: o.log,
+      lockMs: o.hostLockMs,
+      onGained: () => this.startNodes(),
+      onLost: async () => {
+        const sup = this.supervisor;
+        this.supervisor = undefined;
+        await sup?.stop();
+      },
+    });
   }
 
   /** Whether this node runs the installed plugins' nodes now. */
   get isHost(): boolean {
-    return this.leading;
+    return this.host.isHost;
   }
 
   /** The node that runs the installed plugins' nodes (null when none holds the lock). */
-  async hostNode(): Promise<string | null> {
-    if (this.leading) return this.o.broker.nodeID;
-    return this.o.redis().get(this.hostKey);
+  hostNode(): Promise<string | null> {
+    return this.host.hostNode();
   }
 
   /** Installs can run here: switched on, and a transporter the plugin nodes can join. */
@@ -123,26 +114,6 @@ export class PluginInstalls {
 
   private key(id: string) {
     return `installed:${id}`;
-  }
-
-  /** The environment of an installed plugin's node; `folder` is the version it runs. */
-  private nodeEnv(id: string, folder: string): Record<string, string | undefined> {
-    const c = this.o.config;
-    return {
-      // Its own database only, never the core's DATABASE_URL.
-      PLUGIN_DATABASE_URL: shipsMigrations(folder) ? pluginDatabaseOf(c, id).url : undefined,
-      // The bundle requires "moleculer" (the host provides it) from wherever it was unpacked.
-      NODE_PATH: path.join(c.rootDir, "node_modules"),
-      DATA_DIR: c.dataDir,
-      REDIS_URL: c.redisUrl,
-      PUBLIC_URL: c.publicUrl,
-      LOG_LEVEL: c.logLevel,
-      NODE_ENV: c.env,
-      // Never the core's secret: a plugin node signs nothing, and must not read DATA_DIR/.jwt-secret.
-      JWT_SECRET: randomBytes(32).toString("hex"),
-      DATABASE_URL: undefined,
-      PLUGIN_INSTALLS: "false",
-    };
   }
 
   private ensureSupervisor(): PluginNodeSupervisor {
@@ -171,19 +142,16 @@ export class PluginInstalls {
   /**
    * At the plugin host's start: every installed plugin joins the registry (as running in a
    * node of its own; a folder that fails its checks is listed as refused with the reason). One
-   * plugin host of the deployment runs their nodes: the one holding the host lock in Redis,
-   * renewed while it lives; when it stops or dies another host takes the lock over and starts
-   * the nodes. The others only list the plugins (their registries follow installs through
-   * `plugins.installs.changed`, see resync) and hand install, rollback and uninstall over to it.
+   * plugin host of the deployment runs their nodes: the one holding the host lock
+   * (./install-host.ts). The others only list the plugins (their registries follow installs
+   * through `plugins.installs.changed`, see resync) and hand install, rollback and uninstall
+   * over to it.
    */
   async start(): Promise<void> {
     if (!this.enabled) return;
     const rows = await this.model.findAll({ order: [["pluginId", "ASC"]] });
     for (const row of rows) this.listFolder(row.get("pluginId") as string, row.get("version") as string);
-    await this.claimHost();
-    const tick = () => void this.claimHost().catch((err: Error) => this.o.log.warn(`plugin host lock: ${err.message}`));
-    this.hostTimer = setInterval(tick, Math.max(200, Math.floor(this.hostLockMs / 3)));
-    this.hostTimer.unref();
+    await this.host.start();
   }
 
   /** Lists an installed version in the registry (not started here); false when its folder is refused. */
@@ -202,26 +170,12 @@ export class PluginInstalls {
     return true;
   }
 
-  /** Takes or renews the host lock; becoming the host starts the installed plugins' nodes, losing it stops them. */
-  private async claimHost(): Promise<void> {
-    const redis = this.o.redis();
-    const me = this.o.broker.nodeID;
-    if (this.leading) {
-      const kept = await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end", 1, this.hostKey, me, String(this.hostLockMs));
-      if (Number(kept) === 1) return;
-      this.o.log.warn("Another plugin host runs the installed plugins now: stopping their nodes here");
-      this.leading = false;
-      const sup = this.supervisor;
-      this.supervisor = undefined;
-      await sup?.stop();
-      return;
-    }
-    if ((await redis.set(this.hostKey, me, "PX", this.hostLockMs, "NX")) !== "OK") return;
-    this.leading = true;
+  /** This node became the host: the installed plugins' nodes start here. */
+  private async startNodes(): Promise<void> {
     const installed = this.o.registry().loaded().filter((p) => p.installed);
     for (const p of installed) {
       await this.ensureDatabase(p.id, p.folder).catch((err: Error) => this.o.log.warn(`Installed plugin ${p.id}: its database: ${err.message}`));
-      this.ensureSupervisor().add(this.key(p.id), ["--folder", p.folder], this.nodeEnv(p.id, p.folder));
+      this.ensureSupervisor().add(this.key(p.id), ["--folder", p.folder], installedNodeEnv(this.o.config, p.id, p.folder));
       this.o.log.info(`Installed plugin ${p.id} ${p.version}: starting its plugin node`);
     }
   }
@@ -240,15 +194,10 @@ export class PluginInstalls {
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.hostTimer);
+    this.host.stopRenewing();
+    // The nodes stop before the lock is given up: the next host never runs them beside these.
     await this.supervisor?.stop();
-    if (this.leading) {
-      this.leading = false;
-      await this.o
-        .redis()
-        .eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, this.hostKey, this.o.broker.nodeID)
-        .catch(() => undefined);
-    }
+    await this.host.release();
   }
 
   private async row(id: string) {
@@ -269,8 +218,7 @@ export class PluginInstalls {
   /** Connections of every tenant made with the plugin (a connection's type is the plugin id; older rows may hold the channel type). */
   private async connectionsOf(manifest: PluginManifest | null | undefined): Promise<number> {
     if (!manifest || manifest.kind !== "channel") return 0;
-    const [rows] = await this.o.sequelize.query("SELECT COUNT(*) AS n FROM connections WHERE type IN (?, ?)", { replacements: [manifest.id, channelTypeOf(manifest)] });
-    return Number((rows as Array<{ n: number | string }>)[0]?.n ?? 0);
+    return call(this.o.broker, "connections.countByType", { types: [manifest.id, channelTypeOf(manifest)] });
   }
 
   async view(row: PluginInstall): Promise<InstalledView> {
@@ -298,7 +246,7 @@ export class PluginInstalls {
   /** Installs (or upgrades to, or goes back to) a version published in the marketplace. */
   install(id: string, version: string, by: number | null): Promise<InstalledView> {
     this.assertEnabled();
-    if (!ID.test(id)) throw new AppError("ERR_VALIDATION", { field: "id", rule: "pattern" });
+    if (!PLUGIN_ID.test(id)) throw new AppError("ERR_VALIDATION", { field: "id", rule: "pattern" });
     if (!VERSION_DIR.test(version) || !semver.valid(version)) throw new AppError("ERR_VALIDATION", { field: "version", rule: "semver" });
     this.assertNotBundled(id);
     return this.serial(id, async () => {
@@ -306,21 +254,9 @@ export class PluginInstalls {
       const current = row?.get("version") as string | undefined;
       if (current === version && this.running(id, version)) throw new AppError("ERR_PLUGIN_ALREADY_INSTALLED", { id, version });
 
-      const got = (await this.o.broker.call("marketplace.archive", { id, version })) as { checksum: string; archive: string };
-      const buf = Buffer.from(got.archive, "base64");
-      let inspected;
-      try {
-        inspected = inspectArchive(buf, { limits: { maxBytes: this.o.config.marketplaceMaxArchiveBytes }, checksum: got.checksum });
-      } catch (err) {
-        if (err instanceof ArchiveError) throw new AppError(err.code, { id, version, ...err.detail });
-        throw err;
-      }
-      const { manifest } = inspected;
-      if (manifest.id !== id || manifest.version !== version) {
-        throw new AppError("ERR_ARCHIVE_MANIFEST_INVALID", { id, version, errors: [`the archive holds ${manifest.id}@${manifest.version}`] });
-      }
+      const { manifest, files, checksum } = await fetchArchive(this.o.broker, this.o.config.marketplaceMaxArchiveBytes, id, version);
       const folder = this.folderOf(id, version);
-      await this.unpack(inspected.files, folder, got.checksum);
+      await unpack(files, folder, checksum);
 
       await this.activate(id, folder, manifest);
       const versions = sortVersions([...parseVersions(row?.get("versions") as string | undefined), version]);
@@ -378,33 +314,6 @@ export class PluginInstalls {
   }
 
   /**
-   * Writes the archive's files under `folder` (a sibling temp folder renamed into place). A
-   * folder already there from an earlier install of the same archive is kept.
-   */
-  private async unpack(files: ArchiveFile[], folder: string, checksum: string): Promise<void> {
-    const stamp = path.join(folder, ".checksum");
-    if (fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8").trim() === checksum) return;
-    const parent = path.dirname(folder);
-    fs.mkdirSync(parent, { recursive: true });
-    const tmp = path.join(parent, `.tmp-${path.basename(folder)}-${randomBytes(4).toString("hex")}`);
-    try {
-      for (const f of files) {
-        const target = path.resolve(tmp, f.path);
-        // readArchive refused unsafe paths already; this is the last line.
-        if (!target.startsWith(tmp + path.sep)) throw new AppError("ERR_ARCHIVE_PATH_UNSAFE", { path: f.path });
-        fs.mkdirSync(path.dirname(target), { recursive: true });
-        fs.writeFileSync(target, f.data, { mode: 0o644 });
-      }
-      fs.writeFileSync(path.join(tmp, ".checksum"), `${checksum}\n`);
-      fs.rmSync(folder, { recursive: true, force: true });
-      fs.renameSync(tmp, folder);
-    } catch (err) {
-      fs.rmSync(tmp, { recursive: true, force: true });
-      throw err;
-    }
-  }
-
-  /**
    * Makes `folder` the running version of `id`: the old node stops, the registry entry is
    * swapped, the new node starts and its service must show. On failure the old version
    * (when there was one) is put back and ERR_PLUGIN_INSTALL_FAILED thrown.
@@ -433,7 +342,7 @@ export class PluginInstalls {
       this.restore(old);
       throw new AppError("ERR_PLUGIN_INSTALL_FAILED", { id, version: manifest.version, reason: `its database: ${(err as Error).message}` });
     }
-    supervisor.add(key, ["--folder", folder], this.nodeEnv(id, folder));
+    supervisor.add(key, ["--folder", folder], installedNodeEnv(this.o.config, id, folder));
     const failure = await this.waitStarted(key, pluginServiceName(id, major));
     if (failure) {
       await supervisor.remove(key);
@@ -444,7 +353,7 @@ export class PluginInstalls {
     // One version runs at a time: connections pinned to another major follow the new one.
     const oldMajor = old[0]?.major;
     if (manifest.kind === "channel" && oldMajor !== undefined && oldMajor !== major) {
-      await this.o.sequelize.query("UPDATE connections SET pluginMajor = ? WHERE type IN (?, ?) AND pluginMajor IS NOT NULL", { replacements: [major, manifest.id, channelTypeOf(manifest)] });
+      await call(this.o.broker, "connections.repinMajor", { types: [manifest.id, channelTypeOf(manifest)], major });
     }
   }
 
@@ -452,7 +361,7 @@ export class PluginInstalls {
     if (!old.length) return;
     const registry = this.o.registry();
     for (const p of old) registry.addLoaded(p.folder, p.manifest, p.major, { installed: true });
-    this.ensureSupervisor().add(this.key(old[0].id), ["--folder", old[0].folder], this.nodeEnv(old[0].id, old[0].folder));
+    this.ensureSupervisor().add(this.key(old[0].id), ["--folder", old[0].folder], installedNodeEnv(this.o.config, old[0].id, old[0].folder));
   }
 
   /** Creates the plugin's own database (a plugin with migrations/ only); its node runs the migrations. */
@@ -477,26 +386,4 @@ export class PluginInstalls {
       await sleep(100);
     }
   }
-}
-
-/** A folder whose migrations/ cannot even be listed still gets its database: its node then refuses it, saying why. */
-function shipsMigrations(folder: string): boolean {
-  try {
-    return hasPluginMigrations(folder);
-  } catch {
-    return true;
-  }
-}
-
-function sleep(ms: number) {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-/** The node's error lines (refused …, failed …), short enough for an error's data. */
-function lastWords(tail: string): string {
-  const lines = tail
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => /refused|failed|error|not loaded/i.test(l));
-  return (lines.length ? lines.slice(-3) : tail.split("\n").slice(-3)).join(" | ").slice(0, 500);
 }
