@@ -14,6 +14,7 @@ import { hit } from "./rate-limit";
 import { lockUserRow } from "../db/row-locks";
 import { broadcast, call, defineService } from "../bus/call";
 import { defineAuthModels } from "./model";
+import { getGlobal } from "../settings/contract";
 import { SessionState, writeSessionState } from "./session-store";
 import { normalisePhone } from "../users/contract";
 
@@ -172,7 +173,7 @@ export function createAuthService(deps: CoreDeps): ServiceSchema {
         async handler(ctx: Ctx<{ email: string }>) {
           const email = ctx.params.email.trim().toLowerCase();
           await this.limit(ctx, `forgot:${ctx.meta.ip ?? "?"}:${email}`);
-          const smtp = await call(ctx, "settings.getGlobal", { key: "smtp" });
+          const smtp = await getGlobal(ctx, "smtp");
           if (!smtp || !(smtp as { host?: string }).host) throw new AppError("ERR_MAIL_NOT_CONFIGURED");
           const user = await call(ctx, "users.findForLogin", { email });
           // The answer is the same whether or not the address exists.

@@ -9,18 +9,11 @@
  * channel plugin's service ("v1.channel-x.send") go through the SDK's `callChannel`.
  */
 import type { CallingOptions, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import type { Caller, Emitter } from "@openatende/plugin-sdk";
 import type { CoreActions, CoreEvents } from "./actions";
 
-export type { CoreActions, CoreEvents };
+export type { CoreActions, CoreEvents, Caller, Emitter };
 
-/** Anything with a Moleculer `call`: a Context, a ServiceBroker. */
-export interface Caller {
-  call(actionName: string, params?: unknown, opts?: CallingOptions): Promise<unknown>;
-}
-/** Anything with a Moleculer `emit` (a Context, a ServiceBroker). */
-export interface Emitter {
-  emit(eventName: string, payload?: unknown, opts?: unknown): Promise<unknown> | unknown;
-}
 /** Anything with a Moleculer `broadcast`. */
 export interface Broadcaster {
   broadcast(eventName: string, payload?: unknown, opts?: unknown): Promise<unknown> | unknown;

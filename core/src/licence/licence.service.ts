@@ -9,6 +9,8 @@ import type { TenantRow } from "../tenants/contract";
 import { LicenceCheck, LicenceErrorCode, loadPublicKey, verifyLicence } from "./token";
 import { Tier, tierRank } from "./tiers";
 import { PlanLimits, freePlanLimits } from "./plans";
+import { broadcast, call } from "../bus/call";
+import { getGlobal } from "../settings/contract";
 
 /** Spec §6/§9: the licence check is cached 5 minutes; FREE applies when it fails. */
 export const LICENCE_CACHE_MS = 5 * 60 * 1000;
@@ -39,7 +41,7 @@ export function createLicenceService(deps: CoreDeps): ServiceSchema {
   const installationDomain = () => cfg.licenceDomain ?? new URL(cfg.publicUrl).hostname;
 
   async function blocklist(ctx: Ctx): Promise<string[]> {
-    const v = (await ctx.call("settings.getGlobal", { key: "licenceBlocklist" })) as string[] | null;
+    const v = await getGlobal(ctx, "licenceBlocklist");
     return Array.isArray(v) ? v : [];
   }
 
@@ -77,7 +79,7 @@ export function createLicenceService(deps: CoreDeps): ServiceSchema {
   async function tierOf(ctx: Ctx, tenantId: number): Promise<TierInfo> {
     const hitv = cache.get(tenantId);
     if (hitv && Date.now() - hitv.checkedAt < LICENCE_CACHE_MS) return hitv;
-    const tenant = (await ctx.call("tenants.getInternal", { id: tenantId })) as TenantRow | null;
+    const tenant = await call(ctx, "tenants.getInternal", { id: tenantId });
     let info: TierInfo;
     try {
       info = toInfo(tenant?.licenseToken ? await check(ctx, tenant.licenseToken, tenant) : null);
@@ -113,7 +115,7 @@ export function createLicenceService(deps: CoreDeps): ServiceSchema {
         params: { tenantId: { type: "number", integer: true, positive: true } },
         async handler(ctx: Ctx<{ tenantId: number }>): Promise<PlanLimits> {
           const info = await tierOf(ctx, ctx.params.tenantId);
-          const tenant = (await ctx.call("tenants.getInternal", { id: ctx.params.tenantId })) as TenantRow | null;
+          const tenant = await call(ctx, "tenants.getInternal", { id: ctx.params.tenantId });
           if (info.tier === "FREE") {
             const free = freePlanLimits(cfg.freePlanMaxUsers);
             const limits: PlanLimits = { tier: "FREE", ...free, source: { users: "free", queues: "free", connections: "free", chatflows: "free", contacts: "free" } };
@@ -170,7 +172,7 @@ export function createLicenceService(deps: CoreDeps): ServiceSchema {
         rest: "GET /license-detail-public",
         access: "public",
         async handler(ctx: Ctx) {
-          const token = (await ctx.call("settings.getGlobal", { key: "licence" })) as { token?: string } | null;
+          const token = await getGlobal(ctx, "licence");
           const c = token?.token ? await check(ctx, token.token, { id: 0, document: null }).catch(() => null) : null;
           const info = toInfo(c);
           return { licenseDetail: { license_type: info.tier, license_expiry: info.expiresAt, status: info.status } };
@@ -183,13 +185,13 @@ export function createLicenceService(deps: CoreDeps): ServiceSchema {
         // Any non-empty text is checked as a licence, so garbage answers ERR_LICENSE_INVALID.
         params: { id: { type: "number", integer: true, positive: true, convert: true }, token: { type: "string", min: 1, max: 16384 } },
         async handler(ctx: Ctx<{ id: number; token: string }>) {
-          const tenant = (await ctx.call("tenants.getInternal", { id: ctx.params.id })) as TenantRow | null;
+          const tenant = await call(ctx, "tenants.getInternal", { id: ctx.params.id });
           if (!tenant || tenant.status === "deleted") throw new AppError("ERR_TENANT_NOT_FOUND", { id: ctx.params.id });
           const c = await check(ctx, ctx.params.token.trim(), tenant);
           if (!c.ok) throw new AppError(c.code, { reason: c.reason });
-          await ctx.call("tenants.setLicenseToken", { id: tenant.id, token: ctx.params.token.trim() });
+          await call(ctx, "tenants.setLicenseToken", { id: tenant.id, token: ctx.params.token.trim() });
           cache.delete(tenant.id);
-          ctx.broadcast("licence.changed", { tenantId: tenant.id });
+          void broadcast(ctx, "licence.changed", { tenantId: tenant.id });
           const info = toInfo(c);
           cache.set(tenant.id, info);
           return { tenantId: tenant.id, licenseType: info.tier, expiryDate: info.expiresAt, status: info.status };
@@ -201,11 +203,11 @@ export function createLicenceService(deps: CoreDeps): ServiceSchema {
         resource: "tenants",
         params: { id: { type: "number", integer: true, positive: true, convert: true } },
         async handler(ctx: Ctx<{ id: number }>) {
-          const tenant = (await ctx.call("tenants.getInternal", { id: ctx.params.id })) as TenantRow | null;
+          const tenant = await call(ctx, "tenants.getInternal", { id: ctx.params.id });
           if (!tenant || tenant.status === "deleted") throw new AppError("ERR_TENANT_NOT_FOUND", { id: ctx.params.id });
-          await ctx.call("tenants.setLicenseToken", { id: tenant.id, token: null });
+          await call(ctx, "tenants.setLicenseToken", { id: tenant.id, token: null });
           cache.delete(tenant.id);
-          ctx.broadcast("licence.changed", { tenantId: tenant.id });
+          void broadcast(ctx, "licence.changed", { tenantId: tenant.id });
           return { tenantId: tenant.id, licenseType: "FREE" };
         },
       },
@@ -224,7 +226,7 @@ export function createLicenceService(deps: CoreDeps): ServiceSchema {
         access: "super",
         params: { token: { type: "string", min: 1, max: 16384 } },
         async handler(ctx: Ctx<{ token: string }>) {
-          const tenant = (await ctx.call("tenants.getInternal", { id: ctx.meta.user!.tenantId })) as TenantRow;
+          const tenant = (await call(ctx, "tenants.getInternal", { id: ctx.meta.user!.tenantId }))!;
           const c = await check(ctx, ctx.params.token.trim(), { id: tenant.id, document: tenant.document });
           return c.ok ? { valid: true, tier: c.tier, payload: c.payload } : { valid: false, code: c.code, reason: c.reason };
         },
@@ -237,9 +239,9 @@ export function createLicenceService(deps: CoreDeps): ServiceSchema {
           if (!ctx.meta.user!.isMaster) throw new AppError("ERR_NO_PERMISSION");
           const list = new Set(await blocklist(ctx));
           list.add(ctx.params.lid);
-          await ctx.call("settings.setGlobal", { key: "licenceBlocklist", value: [...list] });
+          await call(ctx, "settings.setGlobal", { key: "licenceBlocklist", value: [...list] });
           cache.clear();
-          ctx.broadcast("licence.changed", {});
+          void broadcast(ctx, "licence.changed", {});
           return { blocked: [...list] };
         },
       },

@@ -2,17 +2,10 @@ import nodemailer, { Transporter } from "nodemailer";
 import type { ServiceSchema } from "moleculer";
 import { AppError } from "../errors/app-error";
 import type { Ctx } from "../types";
+import { defineService } from "../bus/call";
+import { getGlobal } from "../settings/contract";
+import type { SmtpSettings } from "./contract";
 
-interface SmtpSettings {
-  host: string;
-  port: number;
-  secure?: boolean;
-  tls?: boolean;
-  user?: string;
-  password?: string;
-  senderName?: string;
-  senderEmail: string;
-}
 
 /** Sends e-mail through the SMTP server of the global settings (nodemailer). */
 export function createMailerService(): ServiceSchema {
@@ -40,7 +33,7 @@ export function createMailerService(): ServiceSchema {
     return transport.t;
   }
 
-  return {
+  return defineService({
     name: "mailer",
     events: {
       "settings.globalChanged"(ctx: Ctx<{ key: string }>) {
@@ -54,8 +47,8 @@ export function createMailerService(): ServiceSchema {
       send: {
         visibility: "public",
         params: { to: "email", subject: "string", text: "string", html: { type: "string", optional: true } },
-        async handler(this: any, ctx: Ctx<{ to: string; subject: string; text: string; html?: string }>) {
-          const smtp = (await ctx.call("settings.getGlobal", { key: "smtp" })) as SmtpSettings | null;
+        async handler(ctx: Ctx<{ to: string; subject: string; text: string; html?: string }>) {
+          const smtp = await getGlobal(ctx, "smtp");
           if (!smtp?.host) throw new AppError("ERR_MAIL_NOT_CONFIGURED");
           try {
             const info = await transportFor(smtp).sendMail({
@@ -76,5 +69,5 @@ export function createMailerService(): ServiceSchema {
     stopped() {
       transport?.t.close();
     },
-  };
+  });
 }

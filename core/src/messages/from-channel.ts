@@ -7,6 +7,7 @@ import { mediaTypeOf, StoredFile } from "../files/store";
 import type { AckStatus, InboundMessage, MessageChange } from "@openatende/plugin-sdk/src/channel-contract";
 import { ACK_STATUSES } from "@openatende/plugin-sdk/src/channel-contract";
 import { emitMessage, FAILABLE, Message, MessageRow, MessageStatus, Participant, Reaction, STATUS_RANK, view } from "./model";
+import { call } from "../bus/call";
 
 /**
  * The messages service's side of what channels report (channels.inbound, .ack, .change): a
@@ -52,7 +53,7 @@ export function channelMessageActions(deps: CoreDeps, model: typeof Message) {
   const byProvider = (tenantId: number, connectionId: number, providerId: string) => model.findOne({ where: { tenantId, connectionId, providerId } });
 
   async function ticketOf(ctx: Ctx, m: Message): Promise<TicketRow | null> {
-    return (await ctx.call("tickets.getInternal", { tenantId: m.get("tenantId"), id: m.get("ticketId") })) as TicketRow | null;
+    return await call(ctx, "tickets.getInternal", { tenantId: m.get("tenantId") as number, id: m.get("ticketId") as number });
   }
 
   /** The row a change leaves, or null when the change is already there (or cannot apply). */

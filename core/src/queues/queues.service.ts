@@ -1,12 +1,13 @@
 import { DataTypes, Model, Op, Sequelize, UniqueConstraintError } from "sequelize";
 import type { ServiceSchema } from "moleculer";
-import { tenantDbMixin } from "../db/tenant-db.mixin";
+import { tenantDbMixin, type TenantDbMethods } from "../db/tenant-db.mixin";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { PlanLimits, assertWithinLimit } from "../licence/plans";
 import { lockTenantRow } from "../db/row-locks";
 import type { QueueName } from "./contract";
+import { call, defineService, emit, serviceRunning } from "../bus/call";
 
 interface QueueRow {
   id: number;
@@ -48,7 +49,7 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
   const model = defineQueue(deps.sequelize);
 
   async function withActiveCap<T>(ctx: Ctx, tenantId: number, activating: boolean, work: (t: unknown) => Promise<T>): Promise<T> {
-    const limits = activating ? ((await ctx.call("licence.limits", { tenantId })) as PlanLimits) : undefined;
+    const limits = activating ? await call(ctx, "licence.limits", { tenantId }) : undefined;
     return deps.sequelize.transaction(async (transaction) => {
       if (limits) {
         await lockTenantRow(deps.sequelize, tenantId, transaction);
@@ -64,7 +65,7 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
     });
   }
 
-  return {
+  return defineService<TenantDbMethods<Queue>>({
     name: "queues",
     mixins: [tenantDbMixin(deps.sequelize, model)],
     settings: { rest: "/" },
@@ -77,7 +78,7 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
           /** Targets of a ticket transfer (spec §4): every active queue, by id and name, whoever asks. */
           transfer: { type: "boolean", optional: true, convert: true },
         },
-        async handler(this: any, ctx: Ctx<{ active?: boolean; transfer?: boolean }>) {
+        async handler(ctx: Ctx<{ active?: boolean; transfer?: boolean }>) {
           const where: Record<string | symbol, unknown> = { tenantId: this.tenantOf(ctx) };
           if (ctx.params.transfer) {
             const rows = await model.findAll({ where: { ...where, active: true }, order: [["name", "ASC"]], attributes: ["id", "name", "active"] });
@@ -86,7 +87,7 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
           if (ctx.params.active !== undefined) where.active = ctx.params.active;
           // Spec §6: users see only the queues they belong to; supervisors and admins see all.
           if (ctx.meta.user!.profile === "user") {
-            const me = (await ctx.call("users.getInternal", { id: ctx.meta.user!.id })) as { queues: number[] } | null;
+            const me = await call(ctx, "users.getInternal", { id: ctx.meta.user!.id });
             where.id = { [Op.in]: me?.queues ?? [] };
           }
           const rows = await model.findAll({ where, order: [["name", "ASC"]] });
@@ -98,10 +99,10 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
         access: "user",
         resource: "queues",
         params: { id: { type: "number", integer: true, positive: true, convert: true } },
-        async handler(this: any, ctx: Ctx<{ id: number }>) {
+        async handler(ctx: Ctx<{ id: number }>) {
           const q = await this.findOwned(ctx, ctx.params.id, "ERR_QUEUE_NOT_FOUND");
           if (ctx.meta.user!.profile === "user") {
-            const me = (await ctx.call("users.getInternal", { id: ctx.meta.user!.id })) as { queues: number[] } | null;
+            const me = await call(ctx, "users.getInternal", { id: ctx.meta.user!.id });
             if (!me?.queues.includes(ctx.params.id)) throw new AppError("ERR_QUEUE_NOT_FOUND", { id: ctx.params.id });
           }
           return view(q);
@@ -111,14 +112,14 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
         rest: "POST /queues",
         access: "admin",
         params: { name: { type: "string", min: 1, max: 100, trim: true }, active: { type: "boolean", optional: true, convert: true } },
-        async handler(this: any, ctx: Ctx<{ name: string; active?: boolean }>) {
+        async handler(ctx: Ctx<{ name: string; active?: boolean }>) {
           const tenantId = this.tenantOf(ctx);
           const active = ctx.params.active ?? true;
           const q = await withActiveCap(ctx, tenantId, active, (transaction) =>
             model.create({ tenantId, name: ctx.params.name, active }, { transaction: transaction as never }),
           );
           ctx.meta.$statusCode = 201;
-          ctx.emit("queues.changed", { tenantId, queueId: q.get("id") });
+          void emit(ctx, "queues.changed", { tenantId, queueId: q.get("id") as number });
           return view(q);
         },
       },
@@ -131,7 +132,7 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
           name: { type: "string", min: 1, max: 100, trim: true, optional: true },
           active: { type: "boolean", optional: true, convert: true },
         },
-        async handler(this: any, ctx: Ctx<{ id: number; name?: string; active?: boolean }>) {
+        async handler(ctx: Ctx<{ id: number; name?: string; active?: boolean }>) {
           const q: Queue = await this.findOwned(ctx, ctx.params.id, "ERR_QUEUE_NOT_FOUND");
           const tenantId = q.get("tenantId") as number;
           const activating = ctx.params.active === true && !q.get("active");
@@ -139,7 +140,7 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
           if (ctx.params.name !== undefined) patch.name = ctx.params.name;
           if (ctx.params.active !== undefined) patch.active = ctx.params.active;
           await withActiveCap(ctx, tenantId, activating, (transaction) => q.update(patch, { transaction: transaction as never }));
-          ctx.emit("queues.changed", { tenantId, queueId: q.get("id") });
+          void emit(ctx, "queues.changed", { tenantId, queueId: q.get("id") as number });
           return view(q);
         },
       },
@@ -148,18 +149,18 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
         access: "admin",
         resource: "queues",
         params: { id: { type: "number", integer: true, positive: true, convert: true } },
-        async handler(this: any, ctx: Ctx<{ id: number }>) {
+        async handler(ctx: Ctx<{ id: number }>) {
           const q: Queue = await this.findOwned(ctx, ctx.params.id, "ERR_QUEUE_NOT_FOUND");
           const tenantId = q.get("tenantId") as number;
-          if (this.broker.registry.hasService("tickets")) {
-            const n = (await ctx.call("tickets.countInQueue", { tenantId, queueId: q.get("id") })) as number;
+          if (serviceRunning(this.broker, "tickets")) {
+            const n = await call(ctx, "tickets.countInQueue", { tenantId, queueId: q.get("id") as number });
             if (n > 0) throw new AppError("ERR_QUEUE_HAS_TICKETS", { count: n });
           }
           await q.destroy();
           // Memberships of a deleted queue would linger in users' queue lists (and make saving
           // those users fail with ERR_QUEUE_NOT_FOUND).
-          await ctx.call("users.detachQueue", { tenantId, queueId: ctx.params.id });
-          ctx.emit("queues.changed", { tenantId, queueId: ctx.params.id });
+          await call(ctx, "users.detachQueue", { tenantId, queueId: ctx.params.id });
+          void emit(ctx, "queues.changed", { tenantId, queueId: ctx.params.id });
           return { id: ctx.params.id, deleted: true };
         },
       },
@@ -193,5 +194,5 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
         },
       },
     },
-  };
+  });
 }

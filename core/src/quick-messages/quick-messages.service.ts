@@ -1,10 +1,11 @@
 import { DataTypes, Model, Op, Sequelize, UniqueConstraintError, WhereOptions } from "sequelize";
 import { startsWith } from "../db/search";
 import type { ServiceSchema } from "moleculer";
-import { tenantDbMixin } from "../db/tenant-db.mixin";
+import { tenantDbMixin, type TenantDbMethods } from "../db/tenant-db.mixin";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import { Ctx, isAdmin } from "../types";
+import { call, defineService } from "../bus/call";
 
 export type QuickMessageScope = "global" | "queue" | "personal";
 const SCOPES: QuickMessageScope[] = ["global", "queue", "personal"];
@@ -115,7 +116,7 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
   }
 
   async function myQueues(ctx: Ctx): Promise<number[]> {
-    const me = (await ctx.call("users.getInternal", { id: ctx.meta.user!.id })) as { queues: number[] } | null;
+    const me = await call(ctx, "users.getInternal", { id: ctx.meta.user!.id });
     return me?.queues ?? [];
   }
 
@@ -135,8 +136,8 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
    * The message `id` as the caller sees it: another user's personal message does not exist
    * for them, nor a queue-scoped one of a queue they are not in (admins see every queue's).
    */
-  async function findVisible(this: any, ctx: Ctx, id: number): Promise<QuickMessage> {
-    const q: QuickMessage = await this.findOwned(ctx, id, "ERR_QUICK_MESSAGE_NOT_FOUND");
+  async function findVisible(svc: TenantDbMethods<QuickMessage>, ctx: Ctx, id: number): Promise<QuickMessage> {
+    const q = await svc.findOwned(ctx, id, "ERR_QUICK_MESSAGE_NOT_FOUND");
     const me = ctx.meta.user!;
     const scope = q.get("scope") as QuickMessageScope;
     if (scope === "personal" && q.get("userId") !== me.id) throw new AppError("ERR_QUICK_MESSAGE_NOT_FOUND", { id });
@@ -149,7 +150,7 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
   }
 
   async function checkQueues(ctx: Ctx, tenantId: number, ids: number[]) {
-    const found = (await ctx.call("queues.existing", { tenantId, ids })) as number[];
+    const found = await call(ctx, "queues.existing", { tenantId, ids });
     const missing = ids.filter((q) => !found.includes(q));
     if (missing.length) throw new AppError("ERR_QUEUE_NOT_FOUND", { field: "queueIds", ids: missing });
   }
@@ -171,16 +172,16 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
     queueIds: { type: "array", items: { type: "number", integer: true, positive: true }, max: 200, optional: true },
   };
 
-  return {
+  return defineService<TenantDbMethods<QuickMessage>>({
     name: "quickMessages",
     mixins: [tenantDbMixin(deps.sequelize, model)],
     settings: { rest: "/" },
     events: {
       /** A deleted queue leaves no links behind. */
-      async "queues.changed"(this: any, ctx: Ctx<{ tenantId: number; queueId: number }>) {
+      async "queues.changed"(ctx: Ctx<{ tenantId: number; queueId: number }>) {
         const { tenantId, queueId } = ctx.params ?? ({} as { tenantId: number; queueId: number });
         if (!tenantId || !queueId) return;
-        const still = (await ctx.call("queues.existing", { tenantId, ids: [queueId] })) as number[];
+        const still = await call(ctx, "queues.existing", { tenantId, ids: [queueId] });
         if (!still.length) await QMQueue.destroy({ where: { tenantId, queueId } });
       },
       /** A deleted user's personal messages go with them. */
@@ -199,7 +200,7 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
           /** Admins: every global and queue-scoped message (to manage them), plus their own personal ones. */
           all: { type: "boolean", optional: true, convert: true },
         },
-        async handler(this: any, ctx: Ctx<{ searchParam?: string; scope?: QuickMessageScope; all?: boolean }>) {
+        async handler(ctx: Ctx<{ searchParam?: string; scope?: QuickMessageScope; all?: boolean }>) {
           const tenantId = this.tenantOf(ctx);
           const me = ctx.meta.user!;
           const and: WhereOptions[] = [
@@ -219,7 +220,7 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
         rest: "GET /quick-messages/resolve",
         access: "user",
         params: { key: { type: "string", min: 1, max: 101 } },
-        async handler(this: any, ctx: Ctx<{ key: string }>) {
+        async handler(ctx: Ctx<{ key: string }>) {
           const tenantId = this.tenantOf(ctx);
           const key = normaliseKey(ctx.params.key);
           if (!key) throw new AppError("ERR_QUICK_MESSAGE_NOT_FOUND", { key: ctx.params.key });
@@ -241,8 +242,8 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
         access: "user",
         resource: "quickMessages",
         params: idParam,
-        async handler(this: any, ctx: Ctx<{ id: number }>) {
-          const q = await findVisible.call(this, ctx, ctx.params.id);
+        async handler(ctx: Ctx<{ id: number }>) {
+          const q = await findVisible(this, ctx, ctx.params.id);
           return (await views([q]))[0];
         },
       },
@@ -250,7 +251,7 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
         rest: "POST /quick-messages",
         access: "user",
         params: writable,
-        async handler(this: any, ctx: Ctx<{ key: string; message: string; scope?: QuickMessageScope; global?: boolean; queueIds?: number[] }>) {
+        async handler(ctx: Ctx<{ key: string; message: string; scope?: QuickMessageScope; global?: boolean; queueIds?: number[] }>) {
           const tenantId = this.tenantOf(ctx);
           const me = ctx.meta.user!;
           const key = checkKey(ctx.params.key);
@@ -291,8 +292,8 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
           ...idParam,
           ...Object.fromEntries(Object.entries(writable).map(([k, v]) => [k, { ...v, optional: true }])),
         },
-        async handler(this: any, ctx: Ctx<{ id: number; key?: string; message?: string; scope?: QuickMessageScope; global?: boolean; queueIds?: number[] }>) {
-          const q = await findVisible.call(this, ctx, ctx.params.id);
+        async handler(ctx: Ctx<{ id: number; key?: string; message?: string; scope?: QuickMessageScope; global?: boolean; queueIds?: number[] }>) {
+          const q = await findVisible(this, ctx, ctx.params.id);
           const me = ctx.meta.user!;
           const row = q.get({ plain: true });
           // A user edits only their own personal messages; global and queue ones are admins'.
@@ -335,8 +336,8 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
         access: "user",
         resource: "quickMessages",
         params: idParam,
-        async handler(this: any, ctx: Ctx<{ id: number }>) {
-          const q = await findVisible.call(this, ctx, ctx.params.id);
+        async handler(ctx: Ctx<{ id: number }>) {
+          const q = await findVisible(this, ctx, ctx.params.id);
           if (q.get("scope") !== "personal" && !isAdmin(ctx.meta.user)) throw new AppError("ERR_NO_PERMISSION");
           await deps.sequelize.transaction(async (transaction) => {
             await QMQueue.destroy({ where: { quickMessageId: ctx.params.id }, transaction });
@@ -374,5 +375,5 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
         },
       },
     },
-  };
+  });
 }

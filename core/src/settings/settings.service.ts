@@ -6,6 +6,7 @@ import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { jsonColumn } from "../db/json-column";
 import { forgetVisibility } from "../realtime/push";
+import { broadcast, call } from "../bus/call";
 
 class Setting extends Model<{ id?: number; tenantId: number; key: string; value: unknown }> {}
 
@@ -153,7 +154,7 @@ export function createSettingsService(deps: CoreDeps): ServiceSchema {
         params: { key: "string", value: "any" },
         async handler(ctx: Ctx<{ key: string; value: unknown }>) {
           await upsert(0, ctx.params.key, ctx.params.value);
-          ctx.broadcast("settings.globalChanged", { key: ctx.params.key });
+          void broadcast(ctx, "settings.globalChanged", { key: ctx.params.key });
           return true;
         },
       },
@@ -182,10 +183,10 @@ export function createSettingsService(deps: CoreDeps): ServiceSchema {
           // The installation licence is verified like a tenant's: a refused token is not stored
           // (an empty token clears it).
           if (key === "licence" && value.token && value.token !== prev.token) {
-            await ctx.call("licence.verifyInstallation", { token: value.token });
+            await call(ctx, "licence.verifyInstallation", { token: value.token as string });
           }
           await upsert(0, key, value);
-          ctx.broadcast("settings.globalChanged", { key });
+          void broadcast(ctx, "settings.globalChanged", { key });
           return { key, value: mask(value) };
         },
       },
@@ -217,7 +218,7 @@ export function createSettingsService(deps: CoreDeps): ServiceSchema {
           validate(schema, { value: ctx.params.value });
           await upsert(ctx.meta.user!.tenantId, ctx.params.key, ctx.params.value);
           forgetVisibility(ctx.meta.user!.tenantId);
-          ctx.broadcast("settings.changed", { tenantId: ctx.meta.user!.tenantId, key: ctx.params.key });
+          void broadcast(ctx, "settings.changed", { tenantId: ctx.meta.user!.tenantId, key: ctx.params.key });
           return { key: ctx.params.key, value: ctx.params.value };
         },
       },

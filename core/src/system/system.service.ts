@@ -3,6 +3,7 @@ import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { exportCatalogue } from "../errors/catalogue";
 import { VERSION } from "../version";
+import { getGlobal } from "../settings/contract";
 
 /** Version, front-end configuration, health and the error catalogue for the shell. */
 export function createSystemService(deps: CoreDeps): ServiceSchema {
@@ -29,8 +30,8 @@ export function createSystemService(deps: CoreDeps): ServiceSchema {
         rest: "GET /load-config",
         access: "public",
         async handler(ctx: Ctx) {
-          const fe = ((await ctx.call("settings.getGlobal", { key: "frontend" })) ?? {}) as Record<string, unknown>;
-          const tb = ((await ctx.call("settings.getGlobal", { key: "typebot" })) ?? {}) as Record<string, unknown>;
+          const fe = (await getGlobal(ctx, "frontend")) ?? {};
+          const tb = (await getGlobal(ctx, "typebot")) ?? {};
           return {
             applicationName: fe.name ?? "OpenAtende",
             logoUrl: fe.logo ?? null,

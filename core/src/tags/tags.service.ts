@@ -1,11 +1,12 @@
 import { DataTypes, Model, Op, Sequelize, UniqueConstraintError } from "sequelize";
 import type { ServiceSchema } from "moleculer";
-import { tenantDbMixin } from "../db/tenant-db.mixin";
+import { tenantDbMixin, type TenantDbMethods } from "../db/tenant-db.mixin";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { containsCI } from "../db/search";
 import type { TagView } from "./contract";
+import { call, defineService, emit } from "../bus/call";
 
 export interface TagRow {
   id: number;
@@ -69,7 +70,7 @@ export function createTagsService(deps: CoreDeps): ServiceSchema {
     return err instanceof UniqueConstraintError ? new AppError("ERR_TAG_EXISTS", { field: "name" }) : err;
   }
 
-  return {
+  return defineService<TenantDbMethods<Tag>>({
     name: "tags",
     mixins: [tenantDbMixin(deps.sequelize, model)],
     settings: { rest: "/" },
@@ -81,7 +82,7 @@ export function createTagsService(deps: CoreDeps): ServiceSchema {
           active: { type: "boolean", optional: true, convert: true },
           searchParam: { type: "string", optional: true, max: 100 },
         },
-        async handler(this: any, ctx: Ctx<{ active?: boolean; searchParam?: string }>) {
+        async handler(ctx: Ctx<{ active?: boolean; searchParam?: string }>) {
           const where: Record<string | symbol, unknown> = { tenantId: this.tenantOf(ctx) };
           if (ctx.params.active !== undefined) where.active = ctx.params.active;
           const q = ctx.params.searchParam?.trim();
@@ -95,7 +96,7 @@ export function createTagsService(deps: CoreDeps): ServiceSchema {
         access: "user",
         resource: "tags",
         params: idParam,
-        async handler(this: any, ctx: Ctx<{ id: number }>) {
+        async handler(ctx: Ctx<{ id: number }>) {
           return view(await this.findOwned(ctx, ctx.params.id, "ERR_TAG_NOT_FOUND"));
         },
       },
@@ -103,7 +104,7 @@ export function createTagsService(deps: CoreDeps): ServiceSchema {
         rest: "POST /tags",
         access: "admin",
         params: { name: nameRule, color: { ...colorRule, optional: true }, active: { type: "boolean", optional: true, convert: true } },
-        async handler(this: any, ctx: Ctx<{ name: string; color?: string; active?: boolean }>) {
+        async handler(ctx: Ctx<{ name: string; color?: string; active?: boolean }>) {
           const tenantId = this.tenantOf(ctx);
           const { name } = ctx.params;
           if (await nameTaken(tenantId, name)) throw new AppError("ERR_TAG_EXISTS", { field: "name" });
@@ -114,7 +115,7 @@ export function createTagsService(deps: CoreDeps): ServiceSchema {
             throw uniqueError(err);
           }
           ctx.meta.$statusCode = 201;
-          ctx.emit("tags.changed", { tenantId, tagId: t.get("id") });
+          void emit(ctx, "tags.changed", { tenantId, tagId: t.get("id") as number });
           return view(t);
         },
       },
@@ -128,7 +129,7 @@ export function createTagsService(deps: CoreDeps): ServiceSchema {
           color: { ...colorRule, optional: true },
           active: { type: "boolean", optional: true, convert: true },
         },
-        async handler(this: any, ctx: Ctx<{ id: number; name?: string; color?: string; active?: boolean }>) {
+        async handler(ctx: Ctx<{ id: number; name?: string; color?: string; active?: boolean }>) {
           const t: Tag = await this.findOwned(ctx, ctx.params.id, "ERR_TAG_NOT_FOUND");
           const tenantId = t.get("tenantId") as number;
           const patch: Partial<TagRow> = {};
@@ -143,7 +144,7 @@ export function createTagsService(deps: CoreDeps): ServiceSchema {
           } catch (err) {
             throw uniqueError(err);
           }
-          ctx.emit("tags.changed", { tenantId, tagId: ctx.params.id });
+          void emit(ctx, "tags.changed", { tenantId, tagId: ctx.params.id });
           return view(t);
         },
       },
@@ -152,14 +153,14 @@ export function createTagsService(deps: CoreDeps): ServiceSchema {
         access: "admin",
         resource: "tags",
         params: { ...idParam, force: { type: "boolean", optional: true, convert: true } },
-        async handler(this: any, ctx: Ctx<{ id: number; force?: boolean }>) {
+        async handler(ctx: Ctx<{ id: number; force?: boolean }>) {
           const t: Tag = await this.findOwned(ctx, ctx.params.id, "ERR_TAG_NOT_FOUND");
           const tenantId = t.get("tenantId") as number;
-          const linked = (await ctx.call("contacts.countByTag", { tenantId, tagId: ctx.params.id })) as number;
+          const linked = await call(ctx, "contacts.countByTag", { tenantId, tagId: ctx.params.id });
           if (linked > 0 && !ctx.params.force) throw new AppError("ERR_TAG_HAS_CONTACTS", { count: linked });
-          if (linked > 0) await ctx.call("contacts.detachTag", { tenantId, tagId: ctx.params.id });
+          if (linked > 0) await call(ctx, "contacts.detachTag", { tenantId, tagId: ctx.params.id });
           await t.destroy();
-          ctx.emit("tags.changed", { tenantId, tagId: ctx.params.id });
+          void emit(ctx, "tags.changed", { tenantId, tagId: ctx.params.id });
           return { id: ctx.params.id, deleted: true, detached: linked };
         },
       },
@@ -196,7 +197,7 @@ export function createTagsService(deps: CoreDeps): ServiceSchema {
               try {
                 hit = await model.create({ tenantId, name: n, color: DEFAULT_TAG_COLOR, active: true });
                 all.push(hit);
-                ctx.emit("tags.changed", { tenantId, tagId: hit.get("id") });
+                void emit(ctx, "tags.changed", { tenantId, tagId: hit.get("id") as number });
               } catch (err) {
                 if (!(err instanceof UniqueConstraintError)) throw err;
                 hit = find(n, await model.findAll({ where: { tenantId }, attributes: ["id", "name"] }));
@@ -209,5 +210,5 @@ export function createTagsService(deps: CoreDeps): ServiceSchema {
         },
       },
     },
-  };
+  });
 }

@@ -1,12 +1,13 @@
 import { DataTypes, Model, Op, Sequelize } from "sequelize";
 import type { ServiceSchema } from "moleculer";
-import { tenantDbMixin } from "../db/tenant-db.mixin";
+import { tenantDbMixin, type TenantDbMethods } from "../db/tenant-db.mixin";
 import { containsCI } from "../db/search";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import { Ctx, isSuper } from "../types";
 import { isValidDocument, normaliseDocument } from "../licence/document";
 import type { TenantRow } from "./contract";
+import { broadcast, call, defineService } from "../bus/call";
 
 export class Tenant extends Model<TenantRow, Partial<TenantRow>> {}
 
@@ -113,7 +114,7 @@ export function createTenantsService(deps: CoreDeps): ServiceSchema {
     if (p.timezone && !validTimeZone(p.timezone)) throw new AppError("ERR_VALIDATION", { field: "timezone", rule: "any" });
   }
 
-  return {
+  return defineService<TenantDbMethods<Tenant>>({
     name: "tenants",
     mixins: [tenantDbMixin(deps.sequelize, model)],
     settings: { rest: "/" },
@@ -166,7 +167,7 @@ export function createTenantsService(deps: CoreDeps): ServiceSchema {
           let admin: AdminView | undefined;
           if (ctx.params.admin) {
             try {
-              admin = (await ctx.call("users.createAdmin", { tenantId: t.get("id"), ...ctx.params.admin })) as AdminView;
+              admin = await call(ctx, "users.createAdmin", { tenantId: t.get("id") as number, ...ctx.params.admin });
             } catch (err) {
               // A refused admin (weak password, e-mail taken) leaves no tenant behind: it has nothing else yet.
               await t.destroy();
@@ -186,7 +187,7 @@ export function createTenantsService(deps: CoreDeps): ServiceSchema {
         async handler(ctx: Ctx<AdminInput & { id: number }>) {
           const t = await loadVisible(ctx, ctx.params.id);
           const { id: _id, ...admin } = ctx.params;
-          const created = (await ctx.call("users.createAdmin", { tenantId: t.get("id"), ...admin })) as AdminView;
+          const created = await call(ctx, "users.createAdmin", { tenantId: t.get("id") as number, ...admin });
           ctx.meta.$statusCode = 201;
           return created;
         },
@@ -211,8 +212,8 @@ export function createTenantsService(deps: CoreDeps): ServiceSchema {
             throw new AppError("ERR_NO_PERMISSION", { reason: "own-tenant" });
           }
           await t.update(patch);
-          if (patch.status === "inactive") await ctx.call("auth.revokeTenantSessions", { tenantId: t.get("id"), reason: "tenant_inactive" });
-          ctx.broadcast("tenants.changed", { tenantId: t.get("id") });
+          if (patch.status === "inactive") await call(ctx, "auth.revokeTenantSessions", { tenantId: t.get("id") as number, reason: "tenant_inactive" });
+          void broadcast(ctx, "tenants.changed", { tenantId: t.get("id") as number });
           return tenantView(t);
         },
       },
@@ -226,8 +227,8 @@ export function createTenantsService(deps: CoreDeps): ServiceSchema {
           if (t.get("id") === ctx.meta.user!.tenantId) throw new AppError("ERR_NO_PERMISSION", { reason: "own-tenant" });
           // Tenant data is kept for audit and recovery; the tenant disappears and its sessions end.
           await t.update({ status: "deleted" });
-          await ctx.call("auth.revokeTenantSessions", { tenantId: t.get("id"), reason: "tenant_inactive" });
-          ctx.broadcast("tenants.changed", { tenantId: t.get("id") });
+          await call(ctx, "auth.revokeTenantSessions", { tenantId: t.get("id") as number, reason: "tenant_inactive" });
+          void broadcast(ctx, "tenants.changed", { tenantId: t.get("id") as number });
           return { id: t.get("id"), deleted: true };
         },
       },
@@ -248,7 +249,7 @@ export function createTenantsService(deps: CoreDeps): ServiceSchema {
             ctx.params.accepted ? { termsAccepted: true, termsAcceptedAt: nowToSecond() } : { termsAccepted: false, termsAcceptedAt: null },
           );
           // Spec §4: rejecting the terms deactivates the account of the admin who rejected them.
-          if (!ctx.params.accepted) await ctx.call("users.deactivate", { id: u.id, tenantId: u.tenantId });
+          if (!ctx.params.accepted) await call(ctx, "users.deactivate", { id: u.id, tenantId: u.tenantId });
           return tenantView(t);
         },
       },
@@ -290,5 +291,5 @@ export function createTenantsService(deps: CoreDeps): ServiceSchema {
         },
       },
     },
-  };
+  });
 }
