@@ -79,6 +79,7 @@ export function createRouter() {
         },
         { path: "/modulos", element: page(() => import("../pages/modulos/ModulosPage")) },
         { path: "/marketplace", element: page(() => import("../pages/marketplace/MarketplacePage")) },
+        { path: "/empresas", element: page(() => import("../pages/empresas/EmpresasPage")) },
         // Routes the enabled plugins' remotes add; anything else is not found.
         { path: "*", element: <PluginPage /> },
       ],

@@ -23,6 +23,7 @@ export const ROUTE_ACCESS: Record<string, UiProfile> = {
   configuracoes: "admin",
   modulos: "admin",
   marketplace: "super",
+  empresas: "super",
 };
 
 /** The profile a path needs (undefined: any): /configuracoes and /modulos are admin only (spec §6), /marketplace the super's. */

@@ -18,6 +18,7 @@ import {
   MoonOutlined,
   SettingOutlined,
   ShopOutlined,
+  BankOutlined,
   SunOutlined,
 } from "@ant-design/icons";
 import type { UiLocale } from "@openatende/plugin-sdk/ui";
@@ -157,6 +158,7 @@ const Frame = observer(function Frame({ children }: { children: ReactNode }) {
     ...(root.can("admin") ? [{ key: "/modulos", icon: <AppstoreAddOutlined />, label: t("layout.menu.plugins") }] : []),
     ...(root.can("admin") ? [{ key: "/configuracoes", icon: <SettingOutlined />, label: t("layout.menu.configuracoes") }] : []),
     ...(root.can("super") ? [{ key: "/marketplace", icon: <ShopOutlined />, label: t("marketplace.menu") }] : []),
+    ...(root.can("super") ? [{ key: "/empresas", icon: <BankOutlined />, label: t("empresas.menu") }] : []),
   ];
   const selected = [...items.map((i) => String(i?.key))].filter((k) => pathname === k || pathname.startsWith(`${k}/`)).sort((a, b) => b.length - a.length)[0];
   const compact = collapsed && !mobile;

@@ -12,5 +12,6 @@ import atendimento from "./atendimento";
 import contatos from "./contatos";
 import configuracoes from "./configuracoes";
 import marketplace from "./marketplace";
+import empresas from "./empresas";
 
-export default { common, errors, login, layout, home, atendimento, contatos, configuracoes, marketplace };
+export default { common, errors, login, layout, home, atendimento, contatos, configuracoes, marketplace, empresas };
