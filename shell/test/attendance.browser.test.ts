@@ -355,7 +355,12 @@ describe("attendance screen in Chromium", () => {
       await page.locator("[data-testid=new-chat-pane] [data-testid=contact-item]").filter({ hasText: "Rafael Lima" }).click();
       await screenshot(page, "attendance-new-chat");
       await page.click("[data-testid=new-chat-start]");
-      await page.locator(".ant-modal-confirm .ant-btn-primary").click();
+      // The agent is offered Rafael's active ticket (ERR_CONTACT_OTHER_OPEN_TICKET), by name; opening
+      // it goes to that ticket's address, the offer closes and the pane shows that ticket.
+      const offer = page.locator(".ant-modal-confirm").filter({ hasText: "Rafael Lima" });
+      await offer.locator(".ant-btn-primary").click();
+      await page.waitForFunction((id) => location.hash === `#/atendimento/${id}`, other.ticketId);
+      await offer.waitFor({ state: "detached" });
       await page.waitForSelector(`[data-testid=chat-pane][data-ticket-id="${other.ticketId}"]`);
 
       // Dark mode (the user's isDark config).
