@@ -110,10 +110,6 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "No permission",
     detail: "You do not have permission to perform this action.",
   },
-  ERR_CROSS_TENANT_CHANGE: {
-    title: "Change not allowed",
-    detail: "You cannot change data belonging to another company.",
-  },
   ERR_USER_CREATION_DISABLED: {
     title: "User creation disabled",
     detail: "Creating new users is disabled. Contact your administrator.",
@@ -146,10 +142,6 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "Contact the billing department",
     detail: "There is a pending issue on your account. Please contact the billing department to restore access.",
   },
-  ERR_LGPD_CONSENT: {
-    title: "Consent error (LGPD)",
-    detail: "We could not record your answer to the consent terms. Please try again.",
-  },
   ERR_CANNOT_DELETE_SELF: {
     title: "Deletion not allowed",
     detail: "You cannot delete your own account.",
@@ -173,22 +165,6 @@ const en: Record<ErrorCode, ErrorText> = {
   ERR_RESET_TOKEN_INVALID: {
     title: "Invalid link",
     detail: "This password reset link is invalid or has already been used. Request a new link.",
-  },
-  ERR_LOGIN_FAILED: {
-    title: "Login failed",
-    detail: "We could not sign you in. Check your login details and try again.",
-  },
-  ERR_USER_LIMIT_OR_NO_LOGOUT: {
-    title: "Could not sign in",
-    detail: "The limit of signed-in users has been reached or your last session was not logged out. Log out on the other device or contact your administrator.",
-  },
-  ERR_NO_PAGE_PERMISSION: {
-    title: "Access denied",
-    detail: "You do not have permission to access this page.",
-  },
-  ERR_TOKEN_CREATION: {
-    title: "Access token error",
-    detail: "The access token could not be created or validated. Please try again.",
   },
   ERR_CONFIG_UPDATE: {
     title: "Could not save settings",
@@ -228,10 +204,6 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "Open ticket exists",
     detail: "This contact already has another open ticket. You can open the existing ticket instead.",
   },
-  ERR_CONTACT_OPEN_TICKET_ID_UNKNOWN: {
-    title: "Open ticket not located",
-    detail: "This contact already has an open ticket, but it could not be identified. Look for it in the ticket list.",
-  },
   ERR_CONTACT_ALREADY_EXISTS: {
     title: "Contact already exists",
     detail: "A contact with these details is already registered.",
@@ -241,14 +213,6 @@ const en: Record<ErrorCode, ErrorText> = {
   ERR_TICKET_NOT_FOUND: {
     title: "Ticket not found",
     detail: "The ticket does not exist or has been deleted.",
-  },
-  ERR_TICKET_CREATE_FAILED: {
-    title: "Could not create ticket",
-    detail: "The ticket could not be created. Please try again.",
-  },
-  ERR_MESSAGE_NOT_CREATED: {
-    title: "Message not saved",
-    detail: "The message could not be saved. Please try again.",
   },
   ERR_NO_STATUS_SELECTED: {
     title: "No status selected",
@@ -274,10 +238,6 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "WhatsApp already linked",
     detail: "This connection is already linked to a phone. To link another number, use Reset, then scan a new QR code or ask for a new code.",
   },
-  ERR_NO_SESSION_FOUND: {
-    title: "Session not found",
-    detail: "No WhatsApp session was found for this connection.",
-  },
   ERR_NO_DEFAULT_CONNECTION: {
     title: "No default connection",
     detail: "No connection is set as the default. Set one on the connections screen.",
@@ -289,10 +249,6 @@ const en: Record<ErrorCode, ErrorText> = {
   ERR_TICKET_ALREADY_ASSIGNED: {
     title: "Transfer not done",
     detail: "This ticket already belongs to the selected user or queue.",
-  },
-  ERR_TICKET_LIST_FAILED: {
-    title: "Could not list tickets",
-    detail: "There was a problem loading the tickets. Refresh the page.",
   },
 
   // --- auto-reply and flows ---
@@ -446,10 +402,6 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "No file uploaded",
     detail: "Select a file to upload.",
   },
-  ERR_AVAILABLE_USERS_SEARCH_FAILED: {
-    title: "User search failed",
-    detail: "We could not search for available users. Please try again.",
-  },
   ERR_SERVICE_NOT_FOUND_FOR_USER: {
     title: "Service not found",
     detail: "This service is not available for the selected user.",
@@ -577,10 +529,6 @@ const en: Record<ErrorCode, ErrorText> = {
   ERR_CHAT_BUILDER_URL: {
     title: "Chatbot builder unavailable",
     detail: "The chatbot builder address could not be loaded. Check the configuration or try again later.",
-  },
-  ERR_CHUNK_LOAD: {
-    title: "Page failed to load",
-    detail: "Part of the page did not load in time. Refresh the page to try again.",
   },
   ERR_CHANNEL_UNSUPPORTED: {
     title: "Not supported by this channel",

@@ -110,10 +110,6 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "Sin permiso",
     detail: "No tienes permiso para realizar esta acción.",
   },
-  ERR_CROSS_TENANT_CHANGE: {
-    title: "Cambio no permitido",
-    detail: "No es posible modificar datos de otra empresa.",
-  },
   ERR_USER_CREATION_DISABLED: {
     title: "Registro de usuarios desactivado",
     detail: "La creación de nuevos usuarios está desactivada. Contacta al administrador.",
@@ -146,10 +142,6 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "Contacta al área financiera",
     detail: "Hay un pendiente en tu cuenta. Comunícate con el área financiera para regularizar el acceso.",
   },
-  ERR_LGPD_CONSENT: {
-    title: "Error en el consentimiento (LGPD)",
-    detail: "No se pudo registrar tu respuesta al término de consentimiento. Vuelve a intentarlo.",
-  },
   ERR_CANNOT_DELETE_SELF: {
     title: "Eliminación no permitida",
     detail: "No puedes eliminar tu propia cuenta.",
@@ -173,22 +165,6 @@ const es: Record<ErrorCode, ErrorText> = {
   ERR_RESET_TOKEN_INVALID: {
     title: "Enlace no válido",
     detail: "Este enlace para restablecer la contraseña no es válido o ya fue usado. Solicita un nuevo enlace.",
-  },
-  ERR_LOGIN_FAILED: {
-    title: "Error al iniciar sesión",
-    detail: "No fue posible iniciar sesión. Revisa tus datos de acceso y vuelve a intentarlo.",
-  },
-  ERR_USER_LIMIT_OR_NO_LOGOUT: {
-    title: "No se pudo ingresar",
-    detail: "Se alcanzó el límite de usuarios conectados o tu última sesión no se cerró. Cierra sesión en el otro dispositivo o contacta al administrador.",
-  },
-  ERR_NO_PAGE_PERMISSION: {
-    title: "Acceso denegado",
-    detail: "No tienes permiso para acceder a esta página.",
-  },
-  ERR_TOKEN_CREATION: {
-    title: "Error al generar el acceso",
-    detail: "No se pudo generar ni validar el token de acceso. Vuelve a intentarlo.",
   },
   ERR_CONFIG_UPDATE: {
     title: "Error al guardar la configuración",
@@ -228,10 +204,6 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "Ticket abierto existente",
     detail: "Este contacto ya tiene otro ticket abierto. Puedes abrir el ticket existente.",
   },
-  ERR_CONTACT_OPEN_TICKET_ID_UNKNOWN: {
-    title: "Ticket abierto no localizado",
-    detail: "Este contacto ya tiene un ticket abierto, pero no se pudo identificar. Búscalo en la lista de tickets.",
-  },
   ERR_CONTACT_ALREADY_EXISTS: {
     title: "El contacto ya existe",
     detail: "Ya hay un contacto registrado con esos datos.",
@@ -241,14 +213,6 @@ const es: Record<ErrorCode, ErrorText> = {
   ERR_TICKET_NOT_FOUND: {
     title: "Ticket no encontrado",
     detail: "El ticket no existe o fue eliminado.",
-  },
-  ERR_TICKET_CREATE_FAILED: {
-    title: "Error al crear el ticket",
-    detail: "No se pudo crear el ticket. Vuelve a intentarlo.",
-  },
-  ERR_MESSAGE_NOT_CREATED: {
-    title: "Mensaje no registrado",
-    detail: "No se pudo registrar el mensaje. Vuelve a intentarlo.",
   },
   ERR_NO_STATUS_SELECTED: {
     title: "Ningún estado seleccionado",
@@ -274,10 +238,6 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "WhatsApp ya vinculado",
     detail: "Esta conexión ya está vinculada a un teléfono. Para vincular otro número, usa Restablecer y escanea un nuevo código QR o pide un nuevo código.",
   },
-  ERR_NO_SESSION_FOUND: {
-    title: "Sesión no encontrada",
-    detail: "No se encontró ninguna sesión de WhatsApp para esta conexión.",
-  },
   ERR_NO_DEFAULT_CONNECTION: {
     title: "Sin conexión predeterminada",
     detail: "No hay ninguna conexión definida como predeterminada. Define una en la pantalla de conexiones.",
@@ -289,10 +249,6 @@ const es: Record<ErrorCode, ErrorText> = {
   ERR_TICKET_ALREADY_ASSIGNED: {
     title: "Transferencia no realizada",
     detail: "Este ticket ya pertenece al usuario o a la cola seleccionada.",
-  },
-  ERR_TICKET_LIST_FAILED: {
-    title: "Error al listar tickets",
-    detail: "Hubo un problema al cargar los tickets. Actualiza la página.",
   },
 
   // --- respuestas automáticas y flujos ---
@@ -446,10 +402,6 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "Ningún archivo enviado",
     detail: "Selecciona un archivo para subir.",
   },
-  ERR_AVAILABLE_USERS_SEARCH_FAILED: {
-    title: "Error en la búsqueda de usuarios",
-    detail: "No se pudieron buscar los usuarios disponibles. Vuelve a intentarlo.",
-  },
   ERR_SERVICE_NOT_FOUND_FOR_USER: {
     title: "Servicio no encontrado",
     detail: "Este servicio no está disponible para el usuario seleccionado.",
@@ -577,10 +529,6 @@ const es: Record<ErrorCode, ErrorText> = {
   ERR_CHAT_BUILDER_URL: {
     title: "Constructor de chatbot no disponible",
     detail: "No se pudo cargar la dirección del constructor de chatbot. Revisa la configuración o vuelve a intentarlo más tarde.",
-  },
-  ERR_CHUNK_LOAD: {
-    title: "Error al cargar la página",
-    detail: "Una parte de la página no se cargó a tiempo. Actualiza la página para volver a intentarlo.",
   },
   ERR_CHANNEL_UNSUPPORTED: {
     title: "No compatible con el canal",

@@ -110,10 +110,6 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "Sem permissão",
     detail: "Você não tem permissão para realizar esta ação.",
   },
-  ERR_CROSS_TENANT_CHANGE: {
-    title: "Alteração não permitida",
-    detail: "Não é possível alterar dados de outra empresa.",
-  },
   ERR_USER_CREATION_DISABLED: {
     title: "Cadastro de usuários desativado",
     detail: "A criação de novos usuários está desativada. Fale com o administrador.",
@@ -146,10 +142,6 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "Fale com o financeiro",
     detail: "Há uma pendência na sua conta. Entre em contato com o setor financeiro para regularizar o acesso.",
   },
-  ERR_LGPD_CONSENT: {
-    title: "Erro no consentimento (LGPD)",
-    detail: "Não foi possível registrar sua resposta ao termo de consentimento. Tente novamente.",
-  },
   ERR_CANNOT_DELETE_SELF: {
     title: "Exclusão não permitida",
     detail: "Você não pode excluir a sua própria conta.",
@@ -173,22 +165,6 @@ const ptBR: Record<ErrorCode, ErrorText> = {
   ERR_RESET_TOKEN_INVALID: {
     title: "Link inválido",
     detail: "Este link de redefinição de senha é inválido ou já foi usado. Solicite um novo link.",
-  },
-  ERR_LOGIN_FAILED: {
-    title: "Falha no login",
-    detail: "Não foi possível entrar. Verifique seus dados de acesso e tente novamente.",
-  },
-  ERR_USER_LIMIT_OR_NO_LOGOUT: {
-    title: "Não foi possível entrar",
-    detail: "O limite de usuários conectados foi atingido ou sua última sessão não foi encerrada. Saia do outro dispositivo ou fale com o administrador.",
-  },
-  ERR_NO_PAGE_PERMISSION: {
-    title: "Acesso negado",
-    detail: "Você não tem permissão para acessar esta página.",
-  },
-  ERR_TOKEN_CREATION: {
-    title: "Erro ao gerar acesso",
-    detail: "Não foi possível gerar ou validar o token de acesso. Tente novamente.",
   },
   ERR_CONFIG_UPDATE: {
     title: "Erro ao salvar configuração",
@@ -228,10 +204,6 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "Atendimento em aberto",
     detail: "Já existe outro atendimento aberto para este contato. Você pode abrir o atendimento existente.",
   },
-  ERR_CONTACT_OPEN_TICKET_ID_UNKNOWN: {
-    title: "Atendimento em aberto não localizado",
-    detail: "Este contato já tem um atendimento aberto, mas não foi possível identificá-lo. Procure-o na lista de atendimentos.",
-  },
   ERR_CONTACT_ALREADY_EXISTS: {
     title: "Contato já cadastrado",
     detail: "Já existe um contato cadastrado com esses dados.",
@@ -241,14 +213,6 @@ const ptBR: Record<ErrorCode, ErrorText> = {
   ERR_TICKET_NOT_FOUND: {
     title: "Atendimento não encontrado",
     detail: "O atendimento não existe ou foi excluído.",
-  },
-  ERR_TICKET_CREATE_FAILED: {
-    title: "Erro ao criar atendimento",
-    detail: "Não foi possível criar o atendimento. Tente novamente.",
-  },
-  ERR_MESSAGE_NOT_CREATED: {
-    title: "Mensagem não registrada",
-    detail: "Não foi possível registrar a mensagem. Tente novamente.",
   },
   ERR_NO_STATUS_SELECTED: {
     title: "Nenhum status selecionado",
@@ -274,10 +238,6 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "WhatsApp já conectado",
     detail: "Esta conexão já está vinculada a um celular. Para vincular outro número, use Redefinir e leia um novo QR Code ou peça um novo código.",
   },
-  ERR_NO_SESSION_FOUND: {
-    title: "Sessão não encontrada",
-    detail: "Nenhuma sessão do WhatsApp foi encontrada para esta conexão.",
-  },
   ERR_NO_DEFAULT_CONNECTION: {
     title: "Sem conexão padrão",
     detail: "Nenhuma conexão foi definida como padrão. Defina uma na tela de conexões.",
@@ -289,10 +249,6 @@ const ptBR: Record<ErrorCode, ErrorText> = {
   ERR_TICKET_ALREADY_ASSIGNED: {
     title: "Transferência não realizada",
     detail: "Este atendimento já pertence ao usuário ou à fila selecionada.",
-  },
-  ERR_TICKET_LIST_FAILED: {
-    title: "Erro ao listar atendimentos",
-    detail: "Houve um problema ao carregar os atendimentos. Atualize a página.",
   },
 
   // --- respostas automáticas e fluxos ---
@@ -446,10 +402,6 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "Nenhum arquivo enviado",
     detail: "Selecione um arquivo para enviar.",
   },
-  ERR_AVAILABLE_USERS_SEARCH_FAILED: {
-    title: "Erro na busca de usuários",
-    detail: "Não foi possível buscar os usuários disponíveis. Tente novamente.",
-  },
   ERR_SERVICE_NOT_FOUND_FOR_USER: {
     title: "Serviço não encontrado",
     detail: "Este serviço não está disponível para o usuário selecionado.",
@@ -577,10 +529,6 @@ const ptBR: Record<ErrorCode, ErrorText> = {
   ERR_CHAT_BUILDER_URL: {
     title: "Construtor de chatbot indisponível",
     detail: "Não foi possível carregar o endereço do construtor de chatbot. Verifique a configuração ou tente mais tarde.",
-  },
-  ERR_CHUNK_LOAD: {
-    title: "Erro ao carregar a página",
-    detail: "Parte da página não carregou a tempo. Atualize a página para tentar novamente.",
   },
   ERR_CHANNEL_UNSUPPORTED: {
     title: "Recurso não suportado pelo canal",
