@@ -11,19 +11,27 @@
 import type { Actions as SdkActions, Events as SdkEvents } from "@openatende/plugin-sdk";
 import type { AuthActions, AuthEvents } from "../auth/contract";
 import type { ConnectionsActions, ConnectionsEvents } from "../connections/contract";
+import type { ContactsActions, ContactsEvents } from "../contacts/contract";
 import type { LicenceActions, LicenceEvents } from "../licence/contract";
 import type { MailerActions } from "../mailer/contract";
 import type { MessagesActions } from "../messages/contract";
 import type { OutboxActions } from "../channels/outbox-contract";
+import type { PluginsActions } from "../plugins/contract";
 import type { QueuesActions, QueuesEvents } from "../queues/contract";
 import type { SettingsActions, SettingsEvents } from "../settings/contract";
 import type { TagsActions, TagsEvents } from "../tags/contract";
 import type { TenantsActions, TenantsEvents } from "../tenants/contract";
 import type { UsersActions, UsersEvents } from "../users/contract";
 import type { TicketRow } from "../tickets/model";
+import type { MessageView } from "../messages/model";
+import type { StoredFile } from "../files/store";
+import type { AckStatus, InboundMessage, MessageChange } from "@openatende/plugin-sdk";
 import type { DailyCounts, StatsScope, StatusCount } from "../tickets/stats";
 
-/** Not yet in their domain (see above): the tickets and contacts actions other services call. */
+/** What an inbound message needs of its contact's active ticket (tickets.findActive). */
+export type ActiveTicket = Pick<TicketRow, "id" | "tenantId" | "contactId" | "connectionId" | "queueId" | "userId" | "status" | "isGroup" | "unreadMessages">;
+
+/** Not yet in their domain (see above): the tickets and messages actions other services call. */
 export interface PendingActions {
   "tickets.getInternal": { params: { tenantId: number; id: number }; result: TicketRow | null };
   /** The ticket if the caller (ctx.meta.user) may see it; ERR_TICKET_NOT_FOUND otherwise. */
@@ -48,20 +56,36 @@ export interface PendingActions {
   /** The dashboard's figures (tickets/stats.ts); dates as ISO strings or Dates. */
   "tickets.statusCounts": { params: { tenantId: number; closedFrom: string | Date; closedTo: string | Date; mine?: StatsScope | null }; result: StatusCount[] };
   "tickets.dailyCounts": { params: { tenantId: number; start: string | Date; end: string | Date; offsetMinutes: number; mine?: StatsScope | null }; result: DailyCounts };
-  /** The contact's address on a channel type (its newest identity there), or null. */
-  "contacts.identityFor": { params: { tenantId: number; contactId: number; channelType: string }; result: string | null };
-  "contacts.countByTag": { params: { tenantId: number; tagId: number }; result: number };
-  "contacts.detachTag": { params: { tenantId: number; tagId: number }; result: number };
+  /** What the channels and contacts services call (channels.inbound's path, contact merges). */
+  "tickets.findActive": { params: { tenantId: number; contactId: number; connectionId: number | null }; result: ActiveTicket | null };
+  "tickets.openForInbound": {
+    params: { tenantId: number; contactId: number; connectionId: number; queueId?: number | null; isGroup?: boolean; closed?: boolean };
+    result: { ticket: TicketRow; created: boolean };
+  };
+  "tickets.countForContact": { params: { tenantId: number; contactId: number }; result: number };
+  "tickets.moveContact": { params: { tenantId: number; fromContactId: number; toContactId: number }; result: { moved: number } };
+  /** With `slim` the id and ticket only (an inbound message's replay check); without it the whole row. */
+  "messages.findByProvider": { params: { tenantId: number; connectionId: number; providerId: string; slim?: boolean }; result: { id: number; ticketId: number } | null };
+  /** `message` is null only for a duplicate whose row is gone meanwhile. */
+  "messages.storeInbound": {
+    params: { msg: InboundMessage; ticket: { id: number; tenantId?: number }; contactId: number; media?: StoredFile & { url?: string } };
+    result: { duplicate: false; message: MessageView } | { duplicate: true; message: MessageView | null };
+  };
+  /** Null when the message is unknown or not one the platform sent. */
+  "messages.applyAck": { params: { tenantId: number; connectionId: number; providerId: string; status: AckStatus; reason?: string }; result: MessageView | null };
+  "messages.applyChange": { params: { tenantId: number; connectionId: number; providerId: string; change: MessageChange }; result: { message: MessageView; changed: boolean } | null };
 }
 
 export interface CoreActions
   extends SdkActions,
     AuthActions,
     ConnectionsActions,
+    ContactsActions,
     LicenceActions,
     MailerActions,
     MessagesActions,
     OutboxActions,
+    PluginsActions,
     QueuesActions,
     SettingsActions,
     TagsActions,
@@ -69,4 +93,4 @@ export interface CoreActions
     UsersActions,
     PendingActions {}
 
-export interface CoreEvents extends SdkEvents, AuthEvents, ConnectionsEvents, LicenceEvents, QueuesEvents, SettingsEvents, TagsEvents, TenantsEvents, UsersEvents {}
+export interface CoreEvents extends SdkEvents, AuthEvents, ConnectionsEvents, ContactsEvents, LicenceEvents, QueuesEvents, SettingsEvents, TagsEvents, TenantsEvents, UsersEvents {}

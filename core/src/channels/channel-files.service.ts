@@ -5,6 +5,7 @@ import { MEDIA_CHUNK_BYTES, type MediaRef, type UploadMediaParams } from "@opena
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
+import { call, defineService } from "../bus/call";
 import { MAX_FILE_BYTES, readChunks, resolveStored, storeStream } from "../files/store";
 
 const ref = {
@@ -37,14 +38,14 @@ function drain(stream: unknown) {
  * A plugin reaches only its own connections' tenants (the caller is checked as in `channels`).
  */
 export function createChannelFilesService(deps: CoreDeps): ServiceSchema {
-  async function checkConnection(ctx: Ctx<any>, tenantId: number, connectionId: number) {
-    const c = (await ctx.call("connections.getInternal", { id: connectionId })) as { tenantId: number; type: string } | null;
+  async function checkConnection(ctx: Ctx<unknown>, tenantId: number, connectionId: number) {
+    const c = await call(ctx, "connections.getInternal", { id: connectionId });
     if (!c || c.tenantId !== tenantId) throw new AppError("ERR_CONNECTION_NOT_FOUND", { connectionId });
     const caller = (ctx.caller ?? "").replace(/^v\d+\./, "");
     if (caller && caller !== c.type) throw new AppError("ERR_NO_PERMISSION", { reason: "connection of another channel" });
   }
 
-  return {
+  return defineService({
     name: "channelFiles",
     actions: {
       upload: {
@@ -90,5 +91,5 @@ export function createChannelFilesService(deps: CoreDeps): ServiceSchema {
         },
       },
     },
-  };
+  });
 }

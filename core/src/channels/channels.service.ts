@@ -3,27 +3,28 @@ import type { ServiceSchema } from "moleculer";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
-import type { TicketRow } from "../tickets/model";
 import { resolveStored, storeFiles, StoredFile } from "../files/store";
 import { TtlCache } from "../lib/ttl-cache";
-import type { MessageView } from "../messages/model";
+import { call, defineService, type ResultOf } from "../bus/call";
+import type { ActiveTicket } from "../bus/actions";
+import type { InboundContact } from "../contacts/contract";
 import { ackParams, changeParams, checkChange, contactParams, inboundParams, ref } from "./params";
 import { pushInbound } from "./inbound-push";
 import {
   CONNECTION_STATUSES,
-  AckEvent,
-  ContactUpdateEvent,
-  ContactUpdateResult,
-  InboundMessage,
-  InboundResult,
-  MessageChangeEvent,
-  MessageChangeResult,
-  ResolvedToken,
-  StatusEvent,
-} from "@openatende/plugin-sdk/src/channel-contract";
-import type { IsEnabledResult } from "@openatende/plugin-sdk/src/host-contract";
+  type AckEvent,
+  type ContactUpdateEvent,
+  type ContactUpdateResult,
+  type InboundMessage,
+  type InboundResult,
+  type MessageChangeEvent,
+  type MessageChangeResult,
+  type ResolvedToken,
+  type StatusEvent,
+} from "@openatende/plugin-sdk";
 import { AVAILABILITY_ERRORS } from "../plugins/availability";
 
+/** What the bridge keeps of a connection. */
 interface ConnectionRow {
   id: number;
   tenantId: number;
@@ -33,14 +34,8 @@ interface ConnectionRow {
   pluginMajor: number | null;
 }
 
-interface InboundContact {
-  id: number;
-  name: string;
-  profilePicUrl?: string | null;
-}
-
 /** What an inbound message needs of its ticket (tickets.findActive; openForInbound answers more). */
-type InboundTicket = Pick<TicketRow, "id" | "tenantId" | "contactId" | "connectionId" | "queueId" | "userId" | "status" | "isGroup" | "unreadMessages">;
+type InboundTicket = ActiveTicket;
 
 /** A connection stays this long at most in a process's cache (a safety net: its changes drop it at once). */
 const CONNECTION_TTL_MS = 30_000;
@@ -66,9 +61,9 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
    * major they are pinned to, and only while the tenant may use the plugin (allowed, switched
    * on, within its tier): ERR_CONNECTION_INACTIVE otherwise, with the reason's code.
    */
-  async function connectionOf(ctx: Ctx<any>, tenantId: number, connectionId: number): Promise<ConnectionRow> {
+  async function connectionOf(ctx: Ctx<unknown>, tenantId: number, connectionId: number): Promise<ConnectionRow> {
     const c = await connections.get(connectionId, async () => {
-      const row = (await ctx.call("connections.getInternal", { id: connectionId })) as ConnectionRow | null;
+      const row = await call(ctx, "connections.getInternal", { id: connectionId });
       return row ? { id: row.id, tenantId: row.tenantId, type: row.type, queueId: row.queueId ?? null, pluginMajor: row.pluginMajor ?? null } : null;
     });
     if (!c || c.tenantId !== tenantId) throw new AppError("ERR_CONNECTION_NOT_FOUND", { connectionId });
@@ -78,12 +73,12 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
     if (callerMajor !== undefined && c.pluginMajor !== null && Number(callerMajor) !== c.pluginMajor) {
       throw new AppError("ERR_NO_PERMISSION", { reason: "connection of another major of the channel", major: c.pluginMajor });
     }
-    const open = (await ctx.call("plugins.availability", { tenantId, id: c.type, major: c.pluginMajor ?? undefined })) as IsEnabledResult;
+    const open = await call(ctx, "plugins.availability", { tenantId, id: c.type, major: c.pluginMajor ?? undefined });
     if (!open.enabled) throw new AppError("ERR_CONNECTION_INACTIVE", { connectionId, reason: AVAILABILITY_ERRORS[open.reason!] });
     return c;
   }
 
-  return {
+  return defineService({
     name: "channels",
     events: {
       "connections.changed": {
@@ -130,26 +125,23 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
           let contact: InboundContact | null = null;
           let ticket: InboundTicket | null = null;
           if (!msg.media?.data) {
-            contact = (await ctx.call("contacts.findInbound", identity)) as InboundContact | null;
-            if (contact) ticket = (await ctx.call("tickets.findActive", { tenantId: msg.tenantId, contactId: contact.id, connectionId: connection.id })) as InboundTicket | null;
+            contact = await call(ctx, "contacts.findInbound", identity);
+            if (contact) ticket = await call(ctx, "tickets.findActive", { tenantId: msg.tenantId, contactId: contact.id, connectionId: connection.id });
           }
           if (!contact || !ticket) {
             // Something is written before the message: a replayed delivery must be told first.
             // It is answered from what is stored, nothing written, nothing emitted.
-            const known = (await ctx.call("messages.findByProvider", { tenantId: msg.tenantId, connectionId: msg.connectionId, providerId: msg.providerMessageId, slim: true })) as {
-              id: number;
-              ticketId: number;
-            } | null;
+            const known = await call(ctx, "messages.findByProvider", { tenantId: msg.tenantId, connectionId: msg.connectionId, providerId: msg.providerMessageId, slim: true });
             if (known) return { messageId: Number(known.id), ticketId: known.ticketId, duplicate: true };
-            contact = (await ctx.call("contacts.resolveInbound", { ...identity, slim: true })) as InboundContact;
-            ({ ticket } = (await ctx.call("tickets.openForInbound", {
+            contact = await call(ctx, "contacts.resolveInbound", { ...identity, slim: true });
+            ({ ticket } = await call(ctx, "tickets.openForInbound", {
               tenantId: msg.tenantId,
               contactId: contact.id,
               connectionId: connection.id,
               queueId: connection.queueId,
               isGroup: !!msg.isGroup,
               closed: !!msg.imported?.closeTicket,
-            })) as { ticket: TicketRow; created: boolean });
+            }));
           }
           const open = ticket!;
 
@@ -162,16 +154,14 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
             media = { path: msg.media.path ?? "", url: msg.media.url, fileName: msg.media.fileName ?? "file", mimeType: msg.media.mimeType, size: msg.media.size ?? 0 };
           }
           const body = msg.body ?? (msg.location ? `${msg.location.latitude},${msg.location.longitude}` : msg.contactCard ? `${msg.contactCard.name} ${msg.contactCard.phone ?? ""}`.trim() : undefined);
-          const stored = (await ctx.call("messages.storeInbound", { msg: { ...msg, body }, ticket: { id: open.id, tenantId: open.tenantId }, contactId: contact.id, media })) as {
-            duplicate: boolean;
-            message: MessageView;
-          };
-          if (stored.duplicate) return { messageId: stored.message.id, ticketId: stored.message.ticketId ?? open.id, duplicate: true };
+          const stored = await call(ctx, "messages.storeInbound", { msg: { ...msg, body }, ticket: { id: open.id, tenantId: open.tenantId }, contactId: contact.id, media });
+          // A duplicate's row is there: its unique key is what refused the insert.
+          if (stored.duplicate) return { messageId: stored.message!.id, ticketId: stored.message!.ticketId ?? open.id, duplicate: true };
 
           // The ticket as the update left it: known from the row just read when nothing else
           // changed it meanwhile (the update checks that), read again otherwise. A message from
           // the account's phone reads the ticket, as an agent's reply does.
-          const after = (await ctx.call("tickets.touch", {
+          const after: Partial<InboundTicket> | null = await call(ctx, "tickets.touch", {
             tenantId: msg.tenantId,
             ticketId: open.id,
             body: body ?? media?.fileName ?? "",
@@ -179,10 +169,10 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
             incoming: !msg.fromMe,
             keepUnread: !!msg.imported,
             expected: { unreadMessages: open.unreadMessages, status: open.status, userId: open.userId, queueId: open.queueId },
-          })) as Partial<InboundTicket> | null;
+          });
           if (!msg.imported) {
             await pushInbound(ctx, {
-              ticket: { ...open, ...(after ?? {}) } as InboundTicket,
+              ticket: { ...open, ...(after ?? {}) },
               contact,
               message: stored.message,
               body: body ?? "",
@@ -199,13 +189,12 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
         visibility: "public",
         params: { token: { type: "string", min: 10, max: 64 } },
         async handler(ctx: Ctx<{ token: string }>): Promise<ResolvedToken | null> {
-          const c = (await ctx.call("connections.byToken", { token: ctx.params.token })) as
-            | (ConnectionRow & { name: string; status: ResolvedToken["status"]; settings: Record<string, unknown> })
-            | null;
+          const c = await call(ctx, "connections.byToken", { token: ctx.params.token });
           // A plugin resolves only its own connections' tokens.
           const caller = (ctx.caller ?? "").replace(/^v\d+\./, "");
           if (!c || (caller && caller !== c.type)) return null;
-          return { tenantId: c.tenantId, connectionId: c.id, name: c.name, status: c.status, settings: c.settings };
+          // The row keeps its status as text; only the contract's statuses are ever written to it.
+          return { tenantId: c.tenantId, connectionId: c.id, name: c.name, status: c.status as ResolvedToken["status"], settings: c.settings };
         },
       },
       /**
@@ -218,7 +207,7 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
         params: ackParams,
         async handler(ctx: Ctx<AckEvent>) {
           await connectionOf(ctx, ctx.params.tenantId, ctx.params.connectionId);
-          const m = await ctx.call("messages.applyAck", {
+          const m = await call(ctx, "messages.applyAck", {
             tenantId: ctx.params.tenantId,
             connectionId: ctx.params.connectionId,
             providerId: ctx.params.providerMessageId,
@@ -235,12 +224,12 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
         params: changeParams,
         async handler(ctx: Ctx<MessageChangeEvent>): Promise<MessageChangeResult> {
           await connectionOf(ctx, ctx.params.tenantId, ctx.params.connectionId);
-          const r = (await ctx.call("messages.applyChange", {
+          const r = await call(ctx, "messages.applyChange", {
             tenantId: ctx.params.tenantId,
             connectionId: ctx.params.connectionId,
             providerId: ctx.params.providerMessageId,
             change: checkChange(ctx.params.change),
-          })) as { changed: boolean; message: MessageView } | null;
+          });
           // A reaction or edit of a deleted message changes nothing: not applied.
           return { applied: !!r && (r.changed || ctx.params.change.type === "delete" || !r.message.isDeleted) };
         },
@@ -258,14 +247,14 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
         async handler(ctx: Ctx<ContactUpdateEvent>): Promise<ContactUpdateResult> {
           const connection = await connectionOf(ctx, ctx.params.tenantId, ctx.params.connectionId);
           const { connectionId: _c, ...update } = ctx.params;
-          return (await ctx.call("contacts.applyChannelUpdate", { ...update, channelType: connection.type })) as ContactUpdateResult;
+          return call(ctx, "contacts.applyChannelUpdate", { ...update, channelType: connection.type });
         },
       },
 
       status: {
         visibility: "public",
         params: { ...ref, status: { type: "enum", values: [...CONNECTION_STATUSES] }, qrcode: { type: "string", optional: true, max: 20000 }, detail: { type: "string", optional: true, max: 1000 } },
-        async handler(ctx: Ctx<StatusEvent>) {
+        async handler(ctx: Ctx<StatusEvent>): Promise<ResultOf<"connections.setStatus">> {
           try {
             await connectionOf(ctx, ctx.params.tenantId, ctx.params.connectionId);
           } catch (err) {
@@ -273,9 +262,9 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
             if ((err as AppError).type === "ERR_CONNECTION_INACTIVE") return { id: ctx.params.connectionId, status: "inactive", ignored: true };
             throw err;
           }
-          return ctx.call("connections.setStatus", ctx.params);
+          return call(ctx, "connections.setStatus", ctx.params);
         },
       },
     },
-  };
+  });
 }

@@ -1,7 +1,9 @@
 import { Sequelize, UniqueConstraintError } from "sequelize";
-import type { ContactUpdateEvent, ContactUpdateResult } from "@openatende/plugin-sdk/src/channel-contract";
+import type { ContactUpdateResult } from "@openatende/plugin-sdk";
 import { AppError } from "../errors/app-error";
 import type { Ctx } from "../types";
+import { call, emit } from "../bus/call";
+import type { ChannelContactUpdate } from "./contract";
 import type { ContactModels, ContactRow } from "./models";
 import type { contactMerger } from "./merge";
 import { lenientContactNumber } from "./phone";
@@ -24,7 +26,7 @@ export function isRawName(name: string | null | undefined, ids: Array<string | n
   return !!digits && known.some((id) => id.split("@")[0].replace(/\D/g, "") === digits);
 }
 
-export type ChannelContactUpdate = Omit<ContactUpdateEvent, "connectionId"> & { channelType: string };
+export type { ChannelContactUpdate };
 
 type Identity = { identityId: number; contact: { id: number; name: string } | null } | undefined;
 
@@ -127,7 +129,7 @@ export function channelContactUpdates(d: Deps) {
       let contactId = joined?.contactId ?? target?.contact?.id ?? null;
       if (!contactId) {
         if (!p.create) return { applied: false };
-        const made = (await ctx.call("contacts.resolveInbound", { tenantId, channelType, externalId, name: p.name, phone: p.phone, avatarUrl: p.avatarUrl ?? undefined, slim: true })) as { id: number };
+        const made = await call(ctx, "contacts.resolveInbound", { tenantId, channelType, externalId, name: p.name, phone: p.phone, avatarUrl: p.avatarUrl ?? undefined, slim: true });
         contactId = made.id;
       }
       const c = await Contact.findOne({ where: { id: contactId, tenantId } });
@@ -144,7 +146,7 @@ export function channelContactUpdates(d: Deps) {
           if (Object.keys(patch).length) await c.update(patch);
         }
       }
-      if (Object.keys(patch).length || joined) ctx.emit("contacts.updated", { tenantId, contactId });
+      if (Object.keys(patch).length || joined) emit(ctx, "contacts.updated", { tenantId, contactId });
       return { applied: true, contactId, merged: !!joined?.merged };
     } finally {
       d.forget(tenantId, channelType, [externalId, ...(p.previousExternalId ? [p.previousExternalId] : [])]);

@@ -1,16 +1,18 @@
 import { Op, WhereOptions } from "sequelize";
-import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import type { ServiceSchema } from "moleculer";
 import { tenantDbMixin } from "../db/tenant-db.mixin";
 import { containsCI } from "../db/search";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
+import { defineService, type ParamsOf, type ResultOf } from "../bus/call";
+import type { UsersEvents } from "../users/contract";
 import { defineContactModels } from "./models";
 import { contactMerger } from "./merge";
 import { contactViews, type ContactsKit } from "./views";
 import { contactCrud, type ContactsOwner, type ListParams } from "./crud";
 import { contactTransfers } from "./import-export";
-import { inboundIdentities, type InboundParams } from "./inbound";
-import type { ChannelContactUpdate } from "./channel-update";
+import { inboundIdentities } from "./inbound";
+import type { ChannelContactUpdate, InboundParams } from "./contract";
 import { contactParams, idParam, optionalContactParams, tagIdsParam, walletParam } from "./params";
 
 type FieldInput = Record<string, unknown> & { tagIds?: number[]; walletUserIds?: number[] };
@@ -36,12 +38,12 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
   const inbound = inboundIdentities(kit);
 
   // Handlers see `this` as the Service with the tenant DB mixin's methods (tenantOf, findOwned).
-  const schema: ServiceSchema<ServiceSettingSchema, ContactsOwner> = {
+  return defineService<ContactsOwner>({
     name: "contacts",
     mixins: [tenantDbMixin(deps.sequelize, ContactModel)],
     settings: { rest: "/" },
 
-    async started(this: Service) {
+    async started() {
       transfers.start(this);
     },
     async stopped() {
@@ -51,8 +53,8 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
     events: {
       ...inbound.cardEvents,
       /** A deleted user's wallet goes to whoever received their tickets. */
-      async "users.deleted"(ctx: Ctx<{ tenantId: number; userId: number; newUserId?: number }>) {
-        const { tenantId, userId, newUserId } = ctx.params ?? ({} as { tenantId: number; userId: number });
+      async "users.deleted"(ctx: Ctx<UsersEvents["users.deleted"] | undefined>) {
+        const { tenantId, userId, newUserId } = ctx.params ?? {};
         if (!tenantId || !userId) return;
         await crud.handOverWallet(tenantId, userId, newUserId);
       },
@@ -215,7 +217,7 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
       findInbound: {
         visibility: "public",
         params: { ...identityParams, avatarUrl: { type: "string", optional: true, max: 2000 } },
-        handler: (ctx: Ctx<InboundParams>) => inbound.findInbound(ctx),
+        handler: (ctx: Ctx<ParamsOf<"contacts.findInbound">>) => inbound.findInbound(ctx),
       },
       applyChannelUpdate: {
         visibility: "public",
@@ -233,7 +235,7 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
       getInternal: {
         visibility: "public",
         params: { tenantId: "number", id: "number" },
-        async handler(ctx: Ctx<{ tenantId: number; id: number }>) {
+        async handler(ctx: Ctx<ParamsOf<"contacts.getInternal">>): Promise<ResultOf<"contacts.getInternal">> {
           const c = await ContactModel.findOne({ where: { id: ctx.params.id, tenantId: ctx.params.tenantId } });
           return c ? kit.views.viewOf(ctx, ctx.params.tenantId, c, false) : null;
         },
@@ -242,20 +244,20 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
       summaries: {
         visibility: "public",
         params: { tenantId: "number", ids: { type: "array", items: "number", max: 5000 } },
-        async handler(ctx: Ctx<{ tenantId: number; ids: number[] }>) {
+        async handler(ctx: Ctx<ParamsOf<"contacts.summaries">>): Promise<ResultOf<"contacts.summaries">> {
           if (!ctx.params.ids.length) return [];
           const rows = await ContactModel.findAll({
             where: { tenantId: ctx.params.tenantId, id: { [Op.in]: [...new Set(ctx.params.ids)] } },
             attributes: ["id", "name", "number", "profilePicUrl"],
           });
-          return rows.map((r) => ({ id: r.get("id"), name: r.get("name"), number: r.get("number") ?? null, profilePicUrl: r.get("profilePicUrl") ?? null }));
+          return rows.map((r) => ({ id: r.get("id") as number, name: r.get("name") as string, number: (r.get("number") as string | null) ?? null, profilePicUrl: (r.get("profilePicUrl") as string | null) ?? null }));
         },
       },
       /** Ids of the tenant's contacts whose name, e-mail or number contains `q` (ticket search). */
       searchIds: {
         visibility: "public",
         params: { tenantId: "number", q: { type: "string", min: 1, max: 120 }, limit: { type: "number", integer: true, min: 1, max: 1000, optional: true } },
-        async handler(ctx: Ctx<{ tenantId: number; q: string; limit?: number }>) {
+        async handler(ctx: Ctx<ParamsOf<"contacts.searchIds">>): Promise<ResultOf<"contacts.searchIds">> {
           const q = ctx.params.q.trim();
           if (!q) return [];
           const or: WhereOptions[] = [containsCI("name", q), containsCI("email", q)];
@@ -274,30 +276,29 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
       identityFor: {
         visibility: "public",
         params: { tenantId: "number", contactId: "number", channelType: { type: "string", min: 1, max: 40 } },
-        handler: (ctx: Ctx<{ tenantId: number; contactId: number; channelType: string }>) => inbound.identityFor(ctx),
+        handler: (ctx: Ctx<ParamsOf<"contacts.identityFor">>) => inbound.identityFor(ctx),
       },
       count: {
         visibility: "public",
         params: { tenantId: "number" },
-        handler(ctx: Ctx<{ tenantId: number }>) {
+        handler(ctx: Ctx<ParamsOf<"contacts.count">>): Promise<ResultOf<"contacts.count">> {
           return ContactModel.count({ where: { tenantId: ctx.params.tenantId } });
         },
       },
       countByTag: {
         visibility: "public",
         params: { tenantId: "number", tagId: "number" },
-        handler(ctx: Ctx<{ tenantId: number; tagId: number }>) {
+        handler(ctx: Ctx<ParamsOf<"contacts.countByTag">>): Promise<ResultOf<"contacts.countByTag">> {
           return ContactTag.count({ where: { tenantId: ctx.params.tenantId, tagId: ctx.params.tagId } });
         },
       },
       detachTag: {
         visibility: "public",
         params: { tenantId: "number", tagId: "number" },
-        handler(ctx: Ctx<{ tenantId: number; tagId: number }>) {
+        handler(ctx: Ctx<ParamsOf<"contacts.detachTag">>): Promise<ResultOf<"contacts.detachTag">> {
           return ContactTag.destroy({ where: { tenantId: ctx.params.tenantId, tagId: ctx.params.tagId } });
         },
       },
     },
-  };
-  return schema as unknown as ServiceSchema;
+  });
 }

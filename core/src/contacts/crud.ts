@@ -4,7 +4,8 @@ import { AppError } from "../errors/app-error";
 import { containsCI } from "../db/search";
 import { lockTenantRow } from "../db/row-locks";
 import type { TenantDbMethods } from "../db/tenant-db.mixin";
-import { PlanLimits, assertWithinLimit } from "../licence/plans";
+import { assertWithinLimit } from "../licence/plans";
+import { call, emit } from "../bus/call";
 import { Ctx, isAdmin } from "../types";
 import type { Contact, ContactRow } from "./models";
 import { ticketsAction } from "./merge";
@@ -97,7 +98,7 @@ export function contactCrud(kit: ContactsKit) {
     if (errors.length) throw fieldErrorToAppError(errors[0]);
     const tagIds = await v.checkLinks("tags", ctx, tenantId, ctx.params.tagIds ?? []);
     const wallet = await v.checkLinks("wallet", ctx, tenantId, ctx.params.walletUserIds ?? []);
-    const limits = (await ctx.call("licence.limits", { tenantId })) as PlanLimits;
+    const limits = await call(ctx, "licence.limits", { tenantId });
     const c = await deps.sequelize.transaction(async (transaction) => {
       // Under the tenant's lock, so the plan's cap holds against concurrent creations.
       await lockTenantRow(deps.sequelize, tenantId, transaction);
@@ -114,7 +115,7 @@ export function contactCrud(kit: ContactsKit) {
       return made;
     });
     ctx.meta.$statusCode = 201;
-    ctx.emit("contacts.created", { tenantId, contactId: c.get("id"), source: "api" });
+    emit(ctx, "contacts.created", { tenantId, contactId: c.get("id") as number, source: "api" });
     return viewOf(ctx, tenantId, c, await hiddenFor(ctx));
   }
 
@@ -145,7 +146,7 @@ export function contactCrud(kit: ContactsKit) {
       if (tagIds) await v.replaceLinks("tags", tenantId, ctx.params.id, tagIds, transaction);
       if (wallet) await v.replaceLinks("wallet", tenantId, ctx.params.id, wallet, transaction);
     });
-    ctx.emit("contacts.updated", { tenantId, contactId: ctx.params.id });
+    emit(ctx, "contacts.updated", { tenantId, contactId: ctx.params.id });
     return viewOf(ctx, tenantId, c, hide);
   }
 
@@ -155,7 +156,7 @@ export function contactCrud(kit: ContactsKit) {
     const tenantId = c.get("tenantId") as number;
     const checked = await v.checkLinks(kind, ctx, tenantId, ids);
     await deps.sequelize.transaction((transaction) => v.replaceLinks(kind, tenantId, ctx.params.id, checked, transaction));
-    ctx.emit("contacts.updated", { tenantId, contactId: ctx.params.id });
+    emit(ctx, "contacts.updated", { tenantId, contactId: ctx.params.id });
     return viewOf(ctx, tenantId, c, await hiddenFor(ctx));
   }
 
@@ -166,7 +167,7 @@ export function contactCrud(kit: ContactsKit) {
     const r = await checkOnWhatsApp(ctx, deps.sequelize, tenantId, c.get("number") as string | null);
     if (!!c.get("whatsappValidated") !== r.exists) {
       await c.update({ whatsappValidated: r.exists });
-      ctx.emit("contacts.updated", { tenantId, contactId: ctx.params.id });
+      emit(ctx, "contacts.updated", { tenantId, contactId: ctx.params.id });
     }
     if (!r.exists) throw new AppError("ERR_CONTACT_NUMBER_INVALID", { field: "number", reason: "not-on-whatsapp", connectionId: r.connectionId });
     return viewOf(ctx, tenantId, c, await hiddenFor(ctx));
@@ -177,11 +178,11 @@ export function contactCrud(kit: ContactsKit) {
     const c = await svc.findOwned(ctx, ctx.params.id, "ERR_CONTACT_NOT_FOUND");
     const tenantId = c.get("tenantId") as number;
     if (ticketsAction(ctx.broker, "countForContact")) {
-      const n = (await ctx.call("tickets.countForContact", { tenantId, contactId: ctx.params.id })) as number;
+      const n = await call(ctx, "tickets.countForContact", { tenantId, contactId: ctx.params.id });
       if (n > 0) throw new AppError("ERR_CONTACT_HAS_TICKETS", { count: n });
     }
     await deps.sequelize.transaction((transaction) => kit.merger.destroyContact(ctx.params.id, transaction));
-    ctx.emit("contacts.deleted", { tenantId, contactId: ctx.params.id });
+    emit(ctx, "contacts.deleted", { tenantId, contactId: ctx.params.id });
     return { id: ctx.params.id, deleted: true };
   }
 

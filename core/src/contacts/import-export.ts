@@ -6,7 +6,7 @@ import { CONTACT_EXPORT_COLUMNS, type ContactFields } from "@openatende/contract
 import { AppError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/codes";
 import { lockTenantRow } from "../db/row-locks";
-import type { PlanLimits } from "../licence/plans";
+import { call, emit } from "../bus/call";
 import type { Ctx } from "../types";
 import type { ContactRow } from "./models";
 import { normaliseContactFields } from "./fields";
@@ -91,10 +91,10 @@ export function contactTransfers(kit: ContactsKit) {
     const tagIds = new Map<string, number>();
     for (let i = 0; i < names.length; i += 1000) {
       const chunk = names.slice(i, i + 1000);
-      const ids = (await broker.call("tags.ensureByNames", { tenantId, names: chunk })) as Record<string, number>;
+      const ids = await call(broker, "tags.ensureByNames", { tenantId, names: chunk });
       for (const n of chunk) if (ids[n]) tagIds.set(n, ids[n]);
     }
-    const limits = (await broker.call("licence.limits", { tenantId })) as PlanLimits;
+    const limits = await call(broker, "licence.limits", { tenantId });
 
     // 3. Insert in batches, each under the tenant lock so the cap holds against concurrent creations.
     for (let i = 0; i < good.length; i += IMPORT_BATCH) {
@@ -134,7 +134,7 @@ export function contactTransfers(kit: ContactsKit) {
       });
       p.imported += created.length;
       p.processed += batch.length;
-      for (const id of created) broker.emit("contacts.created", { tenantId, contactId: id, source: "import" });
+      for (const id of created) emit(broker, "contacts.created", { tenantId, contactId: id, source: "import" });
       await job.progress({ ...p });
     }
     p.errors.sort((a, b) => a.row - b.row);

@@ -4,32 +4,18 @@ import { AppError } from "../errors/app-error";
 import { TtlCache } from "../lib/ttl-cache";
 import { hotQuery } from "../db/sql";
 import type { Ctx } from "../types";
+import { emit, type ParamsOf } from "../bus/call";
 import type { Contact } from "./models";
 import { avatarOf, channelContactUpdates } from "./channel-update";
 import { normaliseContactFields } from "./fields";
 import { lenientContactNumber } from "./phone";
 import type { ContactsKit } from "./views";
+import type { InboundContact, InboundParams, ResolvedInbound } from "./contract";
+
+export type { InboundParams };
 
 /** A contact card stays this long at most in a process's cache (a safety net: changes drop it at once). */
 const CARD_TTL_MS = 5000;
-
-export interface InboundParams {
-  tenantId: number;
-  channelType: string;
-  externalId: string;
-  name?: string;
-  phone?: string;
-  email?: string;
-  avatarUrl?: string;
-  /** Answer id, name and picture only (what a channel needs), without tags and wallet. */
-  slim?: boolean;
-}
-
-interface InboundContact {
-  id: number;
-  name: string;
-  profilePicUrl: string | null;
-}
 
 /**
  * Who a channel's message is from: the contact of a channel identity (WhatsApp JID, Telegram
@@ -74,7 +60,7 @@ export function inboundIdentities(kit: ContactsKit) {
    * check-then-insert: the identity's unique key decides; a loser reads the winner's row.
    * A known identity costs one statement (two more for tags and wallet unless `slim`).
    */
-  async function resolveInbound(ctx: Ctx<InboundParams>) {
+  async function resolveInbound(ctx: Ctx<InboundParams>): Promise<ResolvedInbound> {
     try {
       return await resolveIdentity(ctx);
     } finally {
@@ -83,7 +69,7 @@ export function inboundIdentities(kit: ContactsKit) {
     }
   }
 
-  async function resolveIdentity(ctx: Ctx<InboundParams>) {
+  async function resolveIdentity(ctx: Ctx<InboundParams>): Promise<ResolvedInbound> {
     const { tenantId, channelType, externalId, slim } = ctx.params;
     const key = { tenantId, channelType, externalId };
     const number = ctx.params.phone ? lenientContactNumber(ctx.params.phone) : null;
@@ -92,9 +78,9 @@ export function inboundIdentities(kit: ContactsKit) {
       return r.errors.length ? null : (r.value.email ?? null);
     })();
     const avatar = avatarOf(ctx.params.avatarUrl);
-    const answer = async (c: Contact, created: boolean) => {
+    const answer = async (c: Contact, created: boolean): Promise<ResolvedInbound> => {
       if (!created && avatar && c.get("profilePicUrl") !== avatar) await c.update({ profilePicUrl: avatar });
-      if (created) ctx.emit("contacts.created", { tenantId, contactId: c.get("id"), source: channelType });
+      if (created) emit(ctx, "contacts.created", { tenantId, contactId: c.get("id") as number, source: channelType });
       if (slim) return { id: c.get("id") as number, name: c.get("name") as string, profilePicUrl: (c.get("profilePicUrl") as string | null) ?? null, created };
       return { ...(await kit.views.viewOf(ctx, tenantId, c, false)), created };
     };
@@ -138,7 +124,7 @@ export function inboundIdentities(kit: ContactsKit) {
    * resolving it would write anything (an unknown identity, a left-over identity, a new picture).
    * Answered from the per-process card cache when it can be.
    */
-  async function findInbound(ctx: Ctx<InboundParams>): Promise<InboundContact | null> {
+  async function findInbound(ctx: Ctx<ParamsOf<"contacts.findInbound">>): Promise<InboundContact | null> {
     const { tenantId, channelType, externalId } = ctx.params;
     const c = await cards.get(cardKey(tenantId, channelType, externalId), async () => (await identityOf(tenantId, channelType, externalId))?.contact ?? null);
     if (!c) return null;
@@ -150,7 +136,7 @@ export function inboundIdentities(kit: ContactsKit) {
    * The address a channel of `channelType` reaches the contact at: the identity that channel
    * reported (newest first), else the e-mail for e-mail channels and the number for the others.
    */
-  async function identityFor(ctx: Ctx<{ tenantId: number; contactId: number; channelType: string }>): Promise<string | null> {
+  async function identityFor(ctx: Ctx<ParamsOf<"contacts.identityFor">>): Promise<string | null> {
     const { tenantId, contactId, channelType } = ctx.params;
     const ident = await ContactIdentity.findOne({ where: { tenantId, contactId, channelType }, order: [["id", "DESC"]] });
     if (ident) return ident.get("externalId") as string;

@@ -2,6 +2,7 @@ import { Op, Sequelize, Transaction } from "sequelize";
 import type { ServiceBroker } from "moleculer";
 import { FILLABLE_CONTACT_FIELDS } from "@openatende/contracts/contact-fields";
 import type { Ctx } from "../types";
+import { call, emit } from "../bus/call";
 import type { ContactModels, ContactRow } from "./models";
 import { numberMatchKey } from "./phone";
 
@@ -42,8 +43,8 @@ export function contactMerger(sequelize: Sequelize, models: ContactModels) {
     let skipped = 0;
     for (const id of candidateIds) {
       if (id === keepId) continue;
-      if (canMove) await ctx.call("tickets.moveContact", { tenantId, fromContactId: id, toContactId: keepId });
-      else if (canCount && ((await ctx.call("tickets.countForContact", { tenantId, contactId: id })) as number) > 0) {
+      if (canMove) await call(ctx, "tickets.moveContact", { tenantId, fromContactId: id, toContactId: keepId });
+      else if (canCount && (await call(ctx, "tickets.countForContact", { tenantId, contactId: id })) > 0) {
         skipped++;
         continue;
       }
@@ -82,7 +83,7 @@ export function contactMerger(sequelize: Sequelize, models: ContactModels) {
       if (Object.keys(patch).length) await keeper.update(patch, { transaction });
       removedIds = ids;
     });
-    if (removedIds.length) ctx.emit("contacts.merged", { tenantId, keptId: keepId, removedIds });
+    if (removedIds.length) emit(ctx, "contacts.merged", { tenantId, keptId: keepId, removedIds });
     return { removedIds, skipped };
   }
 

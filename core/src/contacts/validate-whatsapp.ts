@@ -4,12 +4,13 @@
  * `checkNumber` action). The default connection is asked first, then the other connected ones.
  */
 import type { Sequelize } from "sequelize";
-import type { CheckNumberResult, ChannelForResult } from "@openatende/plugin-sdk";
+import { callChannel, type CheckNumberResult, type ChannelForResult } from "@openatende/plugin-sdk";
 import { AppError } from "../errors/app-error";
 import { isErrorCode } from "../errors/codes";
 import { isPluginAway } from "../channels/outbox";
 import { hotQuery } from "../db/sql";
 import type { Ctx } from "../types";
+import { call } from "../bus/call";
 
 interface ConnectionLite {
   id: number;
@@ -37,7 +38,7 @@ async function numberCheckConnection(ctx: Ctx, sequelize: Sequelize, tenantId: n
     const key = `${connection.type}@${connection.pluginMajor ?? ""}`;
     if (!plugins.has(key)) {
       // A plugin the tenant may not use (switched off, not allowed, away) checks nothing.
-      const found = (await ctx.call("plugins.channelFor", { type: connection.type, tenantId, major: connection.pluginMajor ?? undefined }).catch(() => null)) as ChannelForResult | null;
+      const found = await call(ctx, "plugins.channelFor", { type: connection.type, tenantId, major: connection.pluginMajor ?? undefined }).catch(() => null);
       plugins.set(key, found);
     }
     const plugin = plugins.get(key);
@@ -60,7 +61,7 @@ export async function checkOnWhatsApp(ctx: Ctx, sequelize: Sequelize, tenantId: 
   const { connection, service } = found;
   if (connection.status !== "connected") throw new AppError("ERR_SESSION_NOT_INITIALIZED", { connectionId: connection.id });
   try {
-    const r = (await ctx.call(`${service}.checkNumber`, { tenantId, connectionId: connection.id, number: digits })) as CheckNumberResult;
+    const r = await callChannel(ctx, service, "checkNumber", { tenantId, connectionId: connection.id, number: digits });
     return { exists: r.exists === true, ...(r.externalId ? { externalId: r.externalId } : {}), connectionId: connection.id };
   } catch (err) {
     const e = err as { type?: string; data?: Record<string, unknown> };

@@ -1,14 +1,14 @@
 import { Op, Transaction, UniqueConstraintError } from "sequelize";
-import { CONTACT_FIELDS, CONTACT_FIELD_NAMES, HIDDEN_CONTACT_FIELDS, type ContactFields, type ContactTagRef, type ContactView as ContactWire } from "@openatende/contracts/contact-fields";
+import { CONTACT_FIELDS, CONTACT_FIELD_NAMES, HIDDEN_CONTACT_FIELDS, type ContactFields, type ContactTagRef } from "@openatende/contracts/contact-fields";
 import type { CoreDeps } from "../deps";
 import { AppError } from "../errors/app-error";
-import type { TagView } from "../tags/contract";
+import { call } from "../bus/call";
 import { Ctx, isAdmin } from "../types";
 import type { Contact, ContactModels, ContactNote, ContactRow } from "./models";
 import type { contactMerger } from "./merge";
+import type { ContactView } from "./contract";
 
-/** A contact as the API shows it, with the row's Date stamps (JSON turns them into strings). */
-export type ContactView = ContactWire<Date>;
+export type { ContactView };
 
 /** The two lists a contact links to: its tags (contact_tags) and its wallet of users (contact_wallets). */
 export type LinkKind = "tags" | "wallet";
@@ -84,7 +84,7 @@ export function contactViews(models: ContactModels) {
     const ids = rows.map((r) => r.get("id") as number);
     const [tagIds, wallets] = await Promise.all([linksOf("tags", ids), linksOf("wallet", ids)]);
     const allTagIds = [...new Set([...tagIds.values()].flat())];
-    const tags = allTagIds.length ? ((await ctx.call("tags.byIds", { tenantId, ids: allTagIds })) as TagView[]) : [];
+    const tags = allTagIds.length ? await call(ctx, "tags.byIds", { tenantId, ids: allTagIds }) : [];
     const byId = new Map(tags.map((t) => [t.id, { id: t.id, name: t.name, color: t.color }]));
     return rows.map((r) => {
       const id = r.get("id") as number;
@@ -102,7 +102,7 @@ export function contactViews(models: ContactModels) {
   /** Spec §6: the tenant setting hideContactInfo hides phone and e-mail from non-admins. */
   async function hiddenFor(ctx: Ctx): Promise<boolean> {
     if (isAdmin(ctx.meta.user)) return false;
-    const s = (await ctx.call("settings.list")) as Record<string, unknown> | null;
+    const s = await call(ctx, "settings.list", undefined);
     return hiddenSetting(s?.hideContactInfo);
   }
 
@@ -110,7 +110,7 @@ export function contactViews(models: ContactModels) {
   async function checkTags(ctx: Ctx, tenantId: number, ids: number[]): Promise<number[]> {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
-    const found = ((await ctx.call("tags.byIds", { tenantId, ids: unique })) as TagView[]).map((t) => t.id);
+    const found = (await call(ctx, "tags.byIds", { tenantId, ids: unique })).map((t) => t.id);
     const missing = unique.filter((id) => !found.includes(id));
     if (missing.length) throw new AppError("ERR_TAG_NOT_FOUND", { field: "tagIds", ids: missing });
     return unique;
@@ -119,7 +119,7 @@ export function contactViews(models: ContactModels) {
   /** The distinct ids, each a user of the tenant not deleted (ERR_USER_NOT_FOUND names the others). */
   async function checkUsers(ctx: Ctx, tenantId: number, ids: number[]): Promise<number[]> {
     const unique = [...new Set(ids)];
-    const users = (await Promise.all(unique.map((id) => ctx.call("users.getInternal", { id })))) as Array<{ tenantId: number; deletedAt: Date | null } | null>;
+    const users = await Promise.all(unique.map((id) => call(ctx, "users.getInternal", { id })));
     const missing = unique.filter((_, i) => !users[i] || users[i]!.tenantId !== tenantId || users[i]!.deletedAt);
     if (missing.length) throw new AppError("ERR_USER_NOT_FOUND", { field: "userIds", ids: missing });
     return unique;

@@ -1,0 +1,77 @@
+/**
+ * What other services may know of a contact: its view, the card a channel's message shows of
+ * its sender, and the actions and events of the contacts service. Other services import this
+ * file, never the contacts service or its models.
+ */
+import type { ContactView as ContactWire } from "@openatende/contracts/contact-fields";
+import type { ContactUpdateEvent, ContactUpdateResult } from "@openatende/plugin-sdk";
+
+/** A contact as the API shows it, with the row's Date stamps (JSON turns them into strings). */
+export type ContactView = ContactWire<Date>;
+
+/** Who a channel's message is from: a channel identity (WhatsApp JID, Telegram id, e-mail address, …) of a tenant. */
+export interface ChannelIdentity {
+  tenantId: number;
+  channelType: string;
+  externalId: string;
+}
+
+/** contacts.resolveInbound: the identity, and what the channel knows of its contact. */
+export interface InboundParams extends ChannelIdentity {
+  name?: string;
+  phone?: string;
+  email?: string;
+  avatarUrl?: string;
+  /** Answer id, name and picture only (what a channel needs), without tags and wallet. */
+  slim?: boolean;
+}
+
+/** The card of a channel identity's contact (id, name, picture). */
+export interface InboundContact {
+  id: number;
+  name: string;
+  profilePicUrl: string | null;
+}
+
+/** contacts.resolveInbound's answer: the card (with `slim`; without it the whole ContactView), and whether the contact was created now. */
+export type ResolvedInbound = InboundContact & { created: boolean };
+
+/** contacts.applyChannelUpdate: what a channel learnt of a contact (channels.contact), with the connection's type instead of the connection. */
+export type ChannelContactUpdate = Omit<ContactUpdateEvent, "connectionId"> & { channelType: string };
+
+/** Name, number and picture of a contact (contacts.summaries: ticket lists). */
+export interface ContactSummary {
+  id: number;
+  name: string;
+  number: string | null;
+  profilePicUrl: string | null;
+}
+
+/** Actions of the contacts service other services call. */
+export interface ContactsActions {
+  /** The contact of a channel identity, created on first contact (race-safe). */
+  "contacts.resolveInbound": { params: InboundParams; result: ResolvedInbound };
+  /** Read only: the card of a known identity, or null when resolving it would write anything. */
+  "contacts.findInbound": { params: ChannelIdentity & { avatarUrl?: string }; result: InboundContact | null };
+  "contacts.applyChannelUpdate": { params: ChannelContactUpdate; result: ContactUpdateResult };
+  "contacts.getInternal": { params: { tenantId: number; id: number }; result: ContactView | null };
+  /** Unknown ids are left out. */
+  "contacts.summaries": { params: { tenantId: number; ids: number[] }; result: ContactSummary[] };
+  /** Ids of the tenant's contacts whose name, e-mail or number contains `q` (ticket search), newest first. */
+  "contacts.searchIds": { params: { tenantId: number; q: string; limit?: number }; result: number[] };
+  /** The contact's address on a channel type (its newest identity there), or null. */
+  "contacts.identityFor": { params: { tenantId: number; contactId: number; channelType: string }; result: string | null };
+  "contacts.count": { params: { tenantId: number }; result: number };
+  "contacts.countByTag": { params: { tenantId: number; tagId: number }; result: number };
+  /** The tag leaves every contact of the tenant; answers how many links went. */
+  "contacts.detachTag": { params: { tenantId: number; tagId: number }; result: number };
+}
+
+export interface ContactsEvents {
+  /** `source`: "api", "import" or the channel type that met the contact first. */
+  "contacts.created": { tenantId: number; contactId: number; source: string };
+  "contacts.updated": { tenantId: number; contactId: number };
+  "contacts.deleted": { tenantId: number; contactId: number };
+  /** The contacts of `removedIds` became `keptId` (tickets, messages, identities moved there). */
+  "contacts.merged": { tenantId: number; keptId: number; removedIds: number[] };
+}
