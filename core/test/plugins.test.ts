@@ -171,6 +171,19 @@ describe("plugin host on mariadb", () => {
     });
   });
 
+  describe("GET /plugins/routes", () => {
+    it("answers the routes every loaded plugin's UI declares, with its tier, even to a tenant below it", async () => {
+      const r = await t.api.get<Array<{ path: string; pluginId: string; tier: string }>>("/plugins/routes", free.agent);
+      expect(r.status).toBe(200);
+      expect(r.body.filter((x) => x.pluginId === "channel-fixture")).toEqual([
+        { path: "fixture-board", pluginId: "channel-fixture", tier: "PLUS" },
+        { path: "configuracoes/fixture", pluginId: "channel-fixture", tier: "PLUS" },
+      ]);
+      expect(ids(await t.api.get("/plugins/enabled", free.agent))).not.toContain("channel-fixture");
+      expectError(await t.api.get("/plugins/routes"), 401, "ERR_SESSION_REQUIRED");
+    });
+  });
+
   describe("per-tenant enablement", () => {
     it("an admin switches a plugin off for their tenant only, and on again", async () => {
       const changed: unknown[] = [];

@@ -2,7 +2,7 @@ import * as path from "node:path";
 import * as fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import type { Service, ServiceSchema } from "moleculer";
-import { ChannelForResult, EnabledPlugin, InstalledPlugin, IsEnabledResult, PLUGIN_PROFILES, PluginsChangedEvent, PluginsInstallsChangedEvent, TenantPluginView, emit } from "@openatende/plugin-sdk";
+import { ChannelForResult, EnabledPlugin, InstalledPlugin, IsEnabledResult, PLUGIN_PROFILES, PluginsChangedEvent, PluginsInstallsChangedEvent, PluginRouteView, TenantPluginView, emit } from "@openatende/plugin-sdk";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
@@ -177,6 +177,16 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
           if (!p || !p.manifest.ui) return null;
           const dir = path.join(p.folder, "dist", "ui");
           return fs.existsSync(path.join(dir, p.manifest.ui.remoteEntry ?? DEFAULT_REMOTE_ENTRY)) ? dir : null;
+        },
+      },
+
+      /** The shell paths the plugins' UIs declare (manifest ui.routes) with their tiers: every loaded plugin, so the shell names the tier of a route the tenant cannot reach. */
+      routes: {
+        rest: "GET /plugins/routes",
+        access: "user",
+        params: {},
+        handler(): PluginRouteView[] {
+          return registry.latest().flatMap((p) => (p.manifest.ui?.routes ?? []).map((route) => ({ path: route, pluginId: p.id, tier: p.manifest.tier })));
         },
       },
 
