@@ -51,7 +51,8 @@ export function createSequelize(config: AppConfig, logging: false | ((sql: strin
 function noRetryInsideTransactions(sequelize: Sequelize): void {
   const original = sequelize.query.bind(sequelize) as (sql: unknown, options?: Record<string, unknown>) => Promise<unknown>;
   (sequelize as unknown as { query: typeof original }).query = (sql, options) => {
-    if (options?.transaction && !options.retry) options.retry = { max: 1 };
+    // Model methods copy the instance's `retry` into every statement's options: override it.
+    if (options?.transaction) options.retry = { ...(options.retry as object | undefined), max: 1 };
     return original(sql, options);
   };
 }
