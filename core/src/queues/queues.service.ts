@@ -1,4 +1,4 @@
-import { DataTypes, Model, Op, Sequelize, UniqueConstraintError } from "sequelize";
+import { Op, UniqueConstraintError } from "sequelize";
 import type { ServiceSchema } from "moleculer";
 import { tenantDbMixin, type TenantDbMethods } from "../db/tenant-db.mixin";
 import { AppError } from "../errors/app-error";
@@ -8,33 +8,7 @@ import { PlanLimits, assertWithinLimit } from "../licence/plans";
 import { lockTenantRow } from "../db/row-locks";
 import type { QueueName } from "./contract";
 import { call, defineService, emit, serviceRunning } from "../bus/call";
-
-interface QueueRow {
-  id: number;
-  tenantId: number;
-  name: string;
-  active: boolean;
-  createdAt?: Date;
-  updatedAt?: Date;
-}
-class Queue extends Model<QueueRow, Partial<QueueRow>> {}
-
-function defineQueue(sequelize: Sequelize): typeof Queue {
-  if (!sequelize.models.Queue) {
-    Queue.init(
-      {
-        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-        tenantId: { type: DataTypes.INTEGER, allowNull: false },
-        name: { type: DataTypes.STRING(100), allowNull: false },
-        active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, modelName: "Queue", tableName: "queues" },
-    );
-  }
-  return sequelize.models.Queue as typeof Queue;
-}
+import { Queue, QueueRow, defineQueue } from "./model";
 
 const view = (q: Queue) => {
   const r = q.get({ plain: true });

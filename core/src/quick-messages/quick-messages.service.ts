@@ -1,4 +1,4 @@
-import { DataTypes, Model, Op, Sequelize, UniqueConstraintError, WhereOptions } from "sequelize";
+import { Op, UniqueConstraintError, WhereOptions } from "sequelize";
 import { startsWith } from "../db/search";
 import type { ServiceSchema } from "moleculer";
 import { tenantDbMixin, type TenantDbMethods } from "../db/tenant-db.mixin";
@@ -6,55 +6,10 @@ import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import { Ctx, isAdmin } from "../types";
 import { call, defineService } from "../bus/call";
+import { QuickMessage, QuickMessageRow, QuickMessageScope, defineModels } from "./model";
 
-export type QuickMessageScope = "global" | "queue" | "personal";
+export type { QuickMessageScope };
 const SCOPES: QuickMessageScope[] = ["global", "queue", "personal"];
-
-interface QuickMessageRow {
-  id: number;
-  tenantId: number;
-  key: string;
-  message: string;
-  scope: QuickMessageScope;
-  userId: number | null;
-  scopeKey: string;
-  createdAt?: Date;
-  updatedAt?: Date;
-}
-class QuickMessage extends Model<QuickMessageRow, Partial<QuickMessageRow>> {}
-class QuickMessageQueue extends Model<{ tenantId: number; quickMessageId: number; queueId: number; createdAt?: Date }> {}
-
-function defineModels(sequelize: Sequelize) {
-  if (!sequelize.models.QuickMessage) {
-    QuickMessage.init(
-      {
-        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-        tenantId: { type: DataTypes.INTEGER, allowNull: false },
-        key: { type: DataTypes.STRING(100), allowNull: false },
-        message: { type: DataTypes.TEXT, allowNull: false },
-        scope: { type: DataTypes.STRING(16), allowNull: false },
-        userId: { type: DataTypes.INTEGER, allowNull: true },
-        scopeKey: { type: DataTypes.STRING(40), allowNull: false },
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, modelName: "QuickMessage", tableName: "quick_messages" },
-    );
-    QuickMessageQueue.init(
-      {
-        tenantId: { type: DataTypes.INTEGER, allowNull: false },
-        quickMessageId: { type: DataTypes.INTEGER, primaryKey: true },
-        queueId: { type: DataTypes.INTEGER, primaryKey: true },
-        createdAt: DataTypes.DATE,
-      },
-      { sequelize, modelName: "QuickMessageQueue", tableName: "quick_message_queues", updatedAt: false },
-    );
-  }
-  return {
-    QuickMessage: sequelize.models.QuickMessage as typeof QuickMessage,
-    QuickMessageQueue: sequelize.models.QuickMessageQueue as typeof QuickMessageQueue,
-  };
-}
 
 /**
  * A shortcut as stored: without the leading "/", trimmed, lower-case (so "/Oi" and "/oi" are

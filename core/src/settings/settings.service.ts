@@ -1,29 +1,11 @@
-import { DataTypes, Model, Sequelize } from "sequelize";
 import type { ServiceSchema } from "moleculer";
 import Validator from "fastest-validator";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
-import { jsonColumn } from "../db/json-column";
 import { forgetVisibility } from "../realtime/push";
 import { broadcast, call } from "../bus/call";
-
-class Setting extends Model<{ id?: number; tenantId: number; key: string; value: unknown }> {}
-
-function defineSetting(sequelize: Sequelize): typeof Setting {
-  if (!sequelize.models.Setting) {
-    Setting.init(
-      {
-        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-        tenantId: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-        key: { type: DataTypes.STRING(100), allowNull: false },
-        value: jsonColumn<unknown>("value", null),
-      },
-      { sequelize, modelName: "Setting", tableName: "settings" },
-    );
-  }
-  return sequelize.models.Setting as typeof Setting;
-}
+import { defineSetting } from "./model";
 
 const v = new Validator();
 

@@ -1,4 +1,4 @@
-import { DataTypes, Model, Op, Sequelize, UniqueConstraintError } from "sequelize";
+import { Op, UniqueConstraintError } from "sequelize";
 import type { ServiceSchema } from "moleculer";
 import { tenantDbMixin, type TenantDbMethods } from "../db/tenant-db.mixin";
 import { AppError } from "../errors/app-error";
@@ -7,35 +7,7 @@ import type { Ctx } from "../types";
 import { containsCI } from "../db/search";
 import type { TagView } from "./contract";
 import { call, defineService, emit } from "../bus/call";
-
-export interface TagRow {
-  id: number;
-  tenantId: number;
-  name: string;
-  color: string;
-  active: boolean;
-  createdAt?: Date;
-  updatedAt?: Date;
-}
-class Tag extends Model<TagRow, Partial<TagRow>> {}
-
-function defineTag(sequelize: Sequelize): typeof Tag {
-  if (!sequelize.models.Tag) {
-    Tag.init(
-      {
-        id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-        tenantId: { type: DataTypes.INTEGER, allowNull: false },
-        name: { type: DataTypes.STRING(100), allowNull: false },
-        color: { type: DataTypes.STRING(7), allowNull: false },
-        active: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, modelName: "Tag", tableName: "tags" },
-    );
-  }
-  return sequelize.models.Tag as typeof Tag;
-}
+import { Tag, TagRow, defineTag } from "./model";
 
 /** Colour of a tag created without one (and of tags an import creates). */
 export const DEFAULT_TAG_COLOR = "#5c6bc0";

@@ -1,4 +1,4 @@
-import { DataTypes, Model, Op, Sequelize } from "sequelize";
+import { Op } from "sequelize";
 import type { ServiceSchema } from "moleculer";
 import { tenantDbMixin, type TenantDbMethods } from "../db/tenant-db.mixin";
 import { containsCI } from "../db/search";
@@ -8,31 +8,7 @@ import { Ctx, isSuper } from "../types";
 import { isValidDocument, normaliseDocument } from "../licence/document";
 import type { TenantRow } from "./contract";
 import { broadcast, call, defineService } from "../bus/call";
-
-export class Tenant extends Model<TenantRow, Partial<TenantRow>> {}
-
-export function defineTenant(sequelize: Sequelize): typeof Tenant {
-  if (sequelize.models.Tenant) return sequelize.models.Tenant as typeof Tenant;
-  Tenant.init(
-    {
-      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
-      name: { type: DataTypes.STRING(120), allowNull: false },
-      status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: "active" },
-      document: { type: DataTypes.STRING(14), allowNull: true },
-      resellerId: { type: DataTypes.INTEGER, allowNull: true },
-      maxUsers: { type: DataTypes.INTEGER, allowNull: true },
-      maxConnections: { type: DataTypes.INTEGER, allowNull: true },
-      licenseToken: { type: DataTypes.TEXT, allowNull: true },
-      timezone: { type: DataTypes.STRING(64), allowNull: false, defaultValue: "America/Sao_Paulo" },
-      termsAccepted: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-      termsAcceptedAt: { type: DataTypes.DATE, allowNull: true },
-      createdAt: DataTypes.DATE,
-      updatedAt: DataTypes.DATE,
-    },
-    { sequelize, modelName: "Tenant", tableName: "tenants" },
-  );
-  return Tenant;
-}
+import { Tenant, defineTenant } from "./model";
 
 /** Now, to the second: MariaDB's DATETIME keeps no fraction, so the answer matches what a later read returns. */
 const nowToSecond = () => new Date(Math.floor(Date.now() / 1000) * 1000);
