@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useMemo, useState, type HTMLAttributes } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
-import { Badge, Button, Card, Dropdown, Empty, Modal, Space, Table, Tag, Tooltip, Typography } from "antd";
+import { Badge, Button, Dropdown, Modal, Space, Tag, Tooltip, Typography } from "antd";
 import {
   ApiOutlined,
   DeleteOutlined,
@@ -9,17 +9,16 @@ import {
   EditOutlined,
   LinkOutlined,
   MoreOutlined,
-  PlusOutlined,
   QrcodeOutlined,
   ReloadOutlined,
   StarFilled,
   SwapOutlined,
 } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
+import { SettingsList } from "../../ui/SettingsList";
 import type { EnabledPlugin } from "../../plugins/registry";
 import { ChannelIcon, type PluginLooks } from "../../ui/ChannelIcon";
 import { formatDateTime } from "../../ui/format";
-import { SectionHeader } from "../../ui/SectionHeader";
 import { ConnectionDrawer } from "./canais/ConnectionDrawer";
 import { DeleteConnectionModal } from "./canais/DeleteConnectionModal";
 import { QrModal } from "./canais/QrModal";
@@ -117,157 +116,147 @@ export default observer(function CanaisPage() {
   const reasonLabel = (code: string) => root.errors.text(code, i18n.language)?.title ?? t("configuracoes.channels.inactiveOther");
 
   return (
-    <Card variant="borderless" data-testid="channels-page">
-      {modalHolder}
-      <SectionHeader
-        title={t("configuracoes.channels.title")}
-        description={t("configuracoes.channels.description")}
-        extra={
-          <>
-            <Tooltip title={rows.length < 2 ? t("configuracoes.channels.transferNeedsTwo") : undefined}>
-              <Button icon={<SwapOutlined />} disabled={rows.length < 2} onClick={() => setTransfer(true)} data-testid="channel-transfer">
-                {t("configuracoes.channels.transfer")}
-              </Button>
-            </Tooltip>
-            <Button type="primary" icon={<PlusOutlined />} loading={!root.plugins.loaded} onClick={() => setEditing(null)} data-testid="channel-new">
-              {t("configuracoes.channels.new")}
-            </Button>
-          </>
-        }
-      />
-      <Table<ConnectionView>
-        rowKey="id"
-        loading={loading}
-        dataSource={rows}
-        pagination={rows.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
-        scroll={{ x: 720 }}
-        locale={{
-          emptyText: (
-            <Empty className="oa-empty-cta" image={<ApiOutlined style={{ fontSize: 48, opacity: 0.35 }} />} description={t("configuracoes.channels.empty")}>
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)}>
-                {t("configuracoes.channels.new")}
-              </Button>
-            </Empty>
-          ),
-        }}
-        onRow={(c) => ({ "data-testid": `channel-row-${c.id}` }) as HTMLAttributes<HTMLElement>}
-        columns={[
-          {
-            title: t("configuracoes.channels.name"),
-            dataIndex: "name",
-            render: (_: unknown, c) => {
-              const p = pluginOf(c.type);
-              return (
-                <span className="oa-cell-main">
-                  <ChannelIcon looks={installedOf(c.type)} variant="badge" />
-                  <span className="oa-cell-text">
-                    <strong>
-                      {c.name}
-                      {c.isDefault ? (
-                        <Tooltip title={t("configuracoes.channels.default")}>
-                          <StarFilled style={{ color: "#f5a623", marginInlineStart: 6 }} aria-label={t("configuracoes.channels.default")} />
-                        </Tooltip>
-                      ) : null}
-                    </strong>
-                    <span className="oa-muted">
-                      {labelOf(c.type)}
-                      {!p ? ` · ${t("configuracoes.channels.pluginOff")}` : ""}
-                    </span>
+    <SettingsList<ConnectionView>
+      testId="channels-page"
+      title={t("configuracoes.channels.title")}
+      description={t("configuracoes.channels.description")}
+      extra={
+        <Tooltip title={rows.length < 2 ? t("configuracoes.channels.transferNeedsTwo") : undefined}>
+          <Button icon={<SwapOutlined />} disabled={rows.length < 2} onClick={() => setTransfer(true)} data-testid="channel-transfer">
+            {t("configuracoes.channels.transfer")}
+          </Button>
+        </Tooltip>
+      }
+      newLabel={t("configuracoes.channels.new")}
+      newTestId="channel-new"
+      newLoading={!root.plugins.loaded}
+      onNew={() => setEditing(null)}
+      icon={<ApiOutlined />}
+      emptyText={t("configuracoes.channels.empty")}
+      noMatchText={t("configuracoes.noMatch")}
+      filtered={false}
+      rows={rows}
+      loading={loading}
+      scrollX={720}
+      rowTestId={(c) => `channel-row-${c.id}`}
+      columns={[
+        {
+          title: t("configuracoes.channels.name"),
+          dataIndex: "name",
+          render: (_: unknown, c) => {
+            const p = pluginOf(c.type);
+            return (
+              <span className="oa-cell-main">
+                <ChannelIcon looks={installedOf(c.type)} variant="badge" />
+                <span className="oa-cell-text">
+                  <strong>
+                    {c.name}
+                    {c.isDefault ? (
+                      <Tooltip title={t("configuracoes.channels.default")}>
+                        <StarFilled style={{ color: "#f5a623", marginInlineStart: 6 }} aria-label={t("configuracoes.channels.default")} />
+                      </Tooltip>
+                    ) : null}
+                  </strong>
+                  <span className="oa-muted">
+                    {labelOf(c.type)}
+                    {!p ? ` · ${t("configuracoes.channels.pluginOff")}` : ""}
                   </span>
                 </span>
-              );
-            },
-          },
-          {
-            title: t("configuracoes.channels.status"),
-            dataIndex: "status",
-            width: 190,
-            render: (s: string, c) => (
-              <span data-testid={`channel-status-${c.id}`} data-status={s} data-reason={c.inactiveReason ?? undefined}>
-                <Badge status={STATUS_BADGE[s] ?? "default"} text={statusLabel(s)} />
-                {c.inactiveReason ? (
-                  <Tooltip title={t("configuracoes.channels.inactiveHint")}>
-                    <div className="oa-muted" data-testid={`channel-inactive-reason-${c.id}`}>
-                      {reasonLabel(c.inactiveReason)}
-                    </div>
-                  </Tooltip>
-                ) : c.statusDetail ? (
-                  <div className="oa-muted">{c.statusDetail}</div>
-                ) : null}
               </span>
-            ),
+            );
           },
-          {
-            title: t("configuracoes.channels.queue"),
-            dataIndex: "queueId",
-            width: 170,
-            responsive: ["xl"],
-            render: (id: number | null) => (id ? <Tag>{queueName.get(id) ?? `#${id}`}</Tag> : <Typography.Text type="secondary">—</Typography.Text>),
-          },
-          {
-            title: t("configuracoes.updatedAt"),
-            dataIndex: "updatedAt",
-            width: 170,
-            responsive: ["xxl"],
-            render: (v: string) => <span className="oa-nowrap">{formatDateTime(v, i18n.language)}</span>,
-          },
-          {
-            title: t("common.actions"),
-            key: "actions",
-            width: 220,
-            align: "right",
-            fixed: "right",
-            render: (_: unknown, c) => {
-              // A connection the platform stopped cannot be connected until its module is usable again.
-              const p = c.inactiveReason ? undefined : pluginOf(c.type);
-              const working = busy[c.id];
-              const main =
-                c.status === "connected" ? (
-                  <Button icon={<DisconnectOutlined />} disabled={!p} loading={working === "disconnect"} onClick={() => act(c, "disconnect")} data-testid={`channel-disconnect-${c.id}`}>
-                    {t("configuracoes.channels.disconnect")}
-                  </Button>
-                ) : c.status === "qrcode" ? (
-                  <Button icon={<QrcodeOutlined />} onClick={() => setQr(c)}>
-                    {t("configuracoes.channels.showQr")}
-                  </Button>
-                ) : (
-                  <Button
-                    type="primary"
-                    ghost
-                    icon={<LinkOutlined />}
-                    disabled={!p}
-                    loading={working === "connect" || c.status === "connecting" || c.status === "pairing"}
-                    onClick={() => act(c, "connect")}
-                    data-testid={`channel-connect-${c.id}`}
-                  >
-                    {t("configuracoes.channels.connect")}
-                  </Button>
-                );
-              return (
-                <Space size={4}>
-                  {p ? main : <Tooltip title={t("configuracoes.channels.pluginOffHint")}>{main}</Tooltip>}
-                  <Tooltip title={t("common.edit")}>
-                    <Button type="text" icon={<EditOutlined />} onClick={() => setEditing(c)} aria-label={t("common.edit")} data-testid={`channel-edit-${c.id}`} />
-                  </Tooltip>
-                  <Dropdown
-                    trigger={["click"]}
-                    menu={{
-                      items: [
-                        { key: "reset", icon: <ReloadOutlined />, label: t("configuracoes.channels.reset"), disabled: !p || working !== undefined },
-                        { type: "divider" },
-                        { key: "delete", icon: <DeleteOutlined />, label: t("common.delete"), danger: true },
-                      ],
-                      onClick: ({ key }) => (key === "reset" ? askReset(c) : setDeleting(c)),
-                    }}
-                  >
-                    <Button type="text" icon={<MoreOutlined />} aria-label={t("configuracoes.more")} data-testid={`channel-more-${c.id}`} />
-                  </Dropdown>
-                </Space>
+        },
+        {
+          title: t("configuracoes.channels.status"),
+          dataIndex: "status",
+          width: 190,
+          render: (s: string, c) => (
+            <span data-testid={`channel-status-${c.id}`} data-status={s} data-reason={c.inactiveReason ?? undefined}>
+              <Badge status={STATUS_BADGE[s] ?? "default"} text={statusLabel(s)} />
+              {c.inactiveReason ? (
+                <Tooltip title={t("configuracoes.channels.inactiveHint")}>
+                  <div className="oa-muted" data-testid={`channel-inactive-reason-${c.id}`}>
+                    {reasonLabel(c.inactiveReason)}
+                  </div>
+                </Tooltip>
+              ) : c.statusDetail ? (
+                <div className="oa-muted">{c.statusDetail}</div>
+              ) : null}
+            </span>
+          ),
+        },
+        {
+          title: t("configuracoes.channels.queue"),
+          dataIndex: "queueId",
+          width: 170,
+          responsive: ["xl"],
+          render: (id: number | null) => (id ? <Tag>{queueName.get(id) ?? `#${id}`}</Tag> : <Typography.Text type="secondary">—</Typography.Text>),
+        },
+        {
+          title: t("configuracoes.updatedAt"),
+          dataIndex: "updatedAt",
+          width: 170,
+          responsive: ["xxl"],
+          render: (v: string) => <span className="oa-nowrap">{formatDateTime(v, i18n.language)}</span>,
+        },
+        {
+          title: t("common.actions"),
+          key: "actions",
+          width: 220,
+          align: "right",
+          fixed: "right",
+          render: (_: unknown, c) => {
+            // A connection the platform stopped cannot be connected until its module is usable again.
+            const p = c.inactiveReason ? undefined : pluginOf(c.type);
+            const working = busy[c.id];
+            const main =
+              c.status === "connected" ? (
+                <Button icon={<DisconnectOutlined />} disabled={!p} loading={working === "disconnect"} onClick={() => act(c, "disconnect")} data-testid={`channel-disconnect-${c.id}`}>
+                  {t("configuracoes.channels.disconnect")}
+                </Button>
+              ) : c.status === "qrcode" ? (
+                <Button icon={<QrcodeOutlined />} onClick={() => setQr(c)}>
+                  {t("configuracoes.channels.showQr")}
+                </Button>
+              ) : (
+                <Button
+                  type="primary"
+                  ghost
+                  icon={<LinkOutlined />}
+                  disabled={!p}
+                  loading={working === "connect" || c.status === "connecting" || c.status === "pairing"}
+                  onClick={() => act(c, "connect")}
+                  data-testid={`channel-connect-${c.id}`}
+                >
+                  {t("configuracoes.channels.connect")}
+                </Button>
               );
-            },
+            return (
+              <Space size={4}>
+                {p ? main : <Tooltip title={t("configuracoes.channels.pluginOffHint")}>{main}</Tooltip>}
+                <Tooltip title={t("common.edit")}>
+                  <Button type="text" icon={<EditOutlined />} onClick={() => setEditing(c)} aria-label={t("common.edit")} data-testid={`channel-edit-${c.id}`} />
+                </Tooltip>
+                <Dropdown
+                  trigger={["click"]}
+                  menu={{
+                    items: [
+                      { key: "reset", icon: <ReloadOutlined />, label: t("configuracoes.channels.reset"), disabled: !p || working !== undefined },
+                      { type: "divider" },
+                      { key: "delete", icon: <DeleteOutlined />, label: t("common.delete"), danger: true },
+                    ],
+                    onClick: ({ key }) => (key === "reset" ? askReset(c) : setDeleting(c)),
+                  }}
+                >
+                  <Button type="text" icon={<MoreOutlined />} aria-label={t("configuracoes.more")} data-testid={`channel-more-${c.id}`} />
+                </Dropdown>
+              </Space>
+            );
           },
-        ]}
-      />
+        },
+      ]}
+    >
+      {modalHolder}
       {editing !== undefined ? (
         <ConnectionDrawer
           connection={editing}
@@ -291,6 +280,6 @@ export default observer(function CanaisPage() {
       ) : null}
       {transfer ? <TransferModal connections={rows} onClose={() => setTransfer(false)} /> : null}
       {qr ? <QrModal connection={qr} onClose={() => setQr(null)} /> : null}
-    </Card>
+    </SettingsList>
   );
 });

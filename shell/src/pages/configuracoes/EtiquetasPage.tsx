@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
-import { Button, Card, ColorPicker, Empty, Form, Input, Modal, Space, Switch, Table, Tag, Tooltip } from "antd";
-import { DeleteOutlined, EditOutlined, PlusOutlined, SearchOutlined, TagsOutlined } from "@ant-design/icons";
+import { Button, ColorPicker, Form, Input, Modal, Space, Switch, Tag, Tooltip } from "antd";
+import { DeleteOutlined, EditOutlined, SearchOutlined, TagsOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
+import { SettingsList } from "../../ui/SettingsList";
 import { ApiError } from "../../api/client";
 import { PRESET_COLORS } from "../../ui/colors";
-import { SectionHeader } from "../../ui/SectionHeader";
 import { applyFieldErrors } from "../../ui/api-errors";
 import { formatDateTime } from "../../ui/format";
 import { useNamedRows } from "../../ui/named-rows";
@@ -25,7 +25,7 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
 export default observer(function EtiquetasPage() {
   const root = useRoot();
   const { t, i18n } = useTranslation();
-  const { rows, loading, filter, setFilter, shown, busy, toggle, saved, removed } = useNamedRows<TagView>(root.api, "/tags");
+  const { loading, filter, setFilter, shown, busy, toggle, saved, removed } = useNamedRows<TagView>(root.api, "/tags");
   const [editing, setEditing] = useState<TagView | null | undefined>(undefined);
   const [modal, modalHolder] = Modal.useModal();
 
@@ -59,97 +59,81 @@ export default observer(function EtiquetasPage() {
   };
 
   return (
-    <Card variant="borderless" data-testid="tags-page">
-      {modalHolder}
-      <SectionHeader
-        title={t("configuracoes.tags.title")}
-        description={t("configuracoes.tags.description")}
-        extra={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)} data-testid="tag-new">
-            {t("configuracoes.tags.new")}
-          </Button>
-        }
-      />
-      <div className="oa-toolbar">
-        <Input allowClear prefix={<SearchOutlined />} placeholder={t("configuracoes.tags.search")} style={{ maxWidth: 320 }} value={filter} onChange={(e) => setFilter(e.target.value)} />
-      </div>
-      <Table<TagView>
-        rowKey="id"
-        loading={loading}
-        dataSource={shown}
-        pagination={shown.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
-        scroll={{ x: 640 }}
-        locale={{
-          emptyText: (
-            <Empty image={<TagsOutlined style={{ fontSize: 44, opacity: 0.35 }} />} description={filter ? t("configuracoes.noMatch") : t("configuracoes.tags.empty")}>
-              {!filter ? (
-                <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)}>
-                  {t("configuracoes.tags.new")}
-                </Button>
-              ) : null}
-            </Empty>
+    <SettingsList<TagView>
+      testId="tags-page"
+      title={t("configuracoes.tags.title")}
+      description={t("configuracoes.tags.description")}
+      newLabel={t("configuracoes.tags.new")}
+      newTestId="tag-new"
+      onNew={() => setEditing(null)}
+      toolbar={<Input allowClear prefix={<SearchOutlined />} placeholder={t("configuracoes.tags.search")} style={{ maxWidth: 320 }} value={filter} onChange={(e) => setFilter(e.target.value)} />}
+      icon={<TagsOutlined />}
+      emptyText={t("configuracoes.tags.empty")}
+      noMatchText={t("configuracoes.noMatch")}
+      filtered={!!filter}
+      rows={shown}
+      loading={loading}
+      columns={[
+        {
+          title: t("configuracoes.tags.tag"),
+          dataIndex: "name",
+          render: (_: unknown, tag) => (
+            <Tag color={tag.color} variant="solid" style={{ fontSize: 13, padding: "2px 10px" }}>
+              {tag.name}
+            </Tag>
           ),
-        }}
-        columns={[
-          {
-            title: t("configuracoes.tags.tag"),
-            dataIndex: "name",
-            render: (_: unknown, tag) => (
-              <Tag color={tag.color} variant="solid" style={{ fontSize: 13, padding: "2px 10px" }}>
-                {tag.name}
+        },
+        {
+          title: t("configuracoes.tags.color"),
+          dataIndex: "color",
+          width: 140,
+          render: (c: string) => (
+            <Space size={8}>
+              <span className="oa-swatch" style={{ background: c }} />
+              <span className="oa-code">{c}</span>
+            </Space>
+          ),
+        },
+        {
+          title: t("configuracoes.queues.status"),
+          dataIndex: "active",
+          width: 160,
+          render: (_: unknown, tag) => (
+            <Space>
+              <Switch size="small" checked={tag.active} loading={busy === tag.id} onChange={(v) => void toggle(tag, v)} aria-label={t("configuracoes.tags.active")} />
+              <Tag color={tag.active ? "green" : "default"} variant="filled">
+                {tag.active ? t("configuracoes.active") : t("configuracoes.inactive")}
               </Tag>
-            ),
-          },
-          {
-            title: t("configuracoes.tags.color"),
-            dataIndex: "color",
-            width: 140,
-            render: (c: string) => (
-              <Space size={8}>
-                <span className="oa-swatch" style={{ background: c }} />
-                <span className="oa-code">{c}</span>
-              </Space>
-            ),
-          },
-          {
-            title: t("configuracoes.queues.status"),
-            dataIndex: "active",
-            width: 160,
-            render: (_: unknown, tag) => (
-              <Space>
-                <Switch size="small" checked={tag.active} loading={busy === tag.id} onChange={(v) => void toggle(tag, v)} aria-label={t("configuracoes.tags.active")} />
-                <Tag color={tag.active ? "green" : "default"} variant="filled">
-                  {tag.active ? t("configuracoes.active") : t("configuracoes.inactive")}
-                </Tag>
-              </Space>
-            ),
-          },
-          {
-            title: t("configuracoes.updatedAt"),
-            dataIndex: "updatedAt",
-            width: 180,
-            responsive: ["md"],
-            render: (v: string) => <span className="oa-nowrap">{formatDateTime(v, i18n.language)}</span>,
-          },
-          {
-            title: t("common.actions"),
-            key: "actions",
-            width: 110,
-            align: "right",
-            fixed: "right",
-            render: (_: unknown, tag) => (
-              <Space size={4}>
-                <Tooltip title={t("common.edit")}>
-                  <Button type="text" icon={<EditOutlined />} onClick={() => setEditing(tag)} aria-label={t("common.edit")} />
-                </Tooltip>
-                <Tooltip title={t("common.delete")}>
-                  <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(tag)} aria-label={t("common.delete")} />
-                </Tooltip>
-              </Space>
-            ),
-          },
-        ]}
-      />
+            </Space>
+          ),
+        },
+        {
+          title: t("configuracoes.updatedAt"),
+          dataIndex: "updatedAt",
+          width: 180,
+          responsive: ["md"],
+          render: (v: string) => <span className="oa-nowrap">{formatDateTime(v, i18n.language)}</span>,
+        },
+        {
+          title: t("common.actions"),
+          key: "actions",
+          width: 110,
+          align: "right",
+          fixed: "right",
+          render: (_: unknown, tag) => (
+            <Space size={4}>
+              <Tooltip title={t("common.edit")}>
+                <Button type="text" icon={<EditOutlined />} onClick={() => setEditing(tag)} aria-label={t("common.edit")} />
+              </Tooltip>
+              <Tooltip title={t("common.delete")}>
+                <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(tag)} aria-label={t("common.delete")} />
+              </Tooltip>
+            </Space>
+          ),
+        },
+      ]}
+    >
+      {modalHolder}
       {editing !== undefined ? (
         <TagModal
           tag={editing}
@@ -160,7 +144,7 @@ export default observer(function EtiquetasPage() {
           }}
         />
       ) : null}
-    </Card>
+    </SettingsList>
   );
 });
 

@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
-import { Alert, Button, Card, Empty, Form, Input, Modal, Space, Switch, Table, Tag } from "antd";
-import { PartitionOutlined, PlusOutlined, SearchOutlined } from "@ant-design/icons";
+import { Alert, Form, Input, Modal, Space, Switch, Tag } from "antd";
+import { PartitionOutlined, SearchOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
+import { SettingsList } from "../../ui/SettingsList";
 import { EditDeleteActions } from "../../ui/EditDeleteActions";
-import { SectionHeader } from "../../ui/SectionHeader";
 import { applyFieldErrors } from "../../ui/api-errors";
 import { formatDateTime } from "../../ui/format";
 import { useNamedRows } from "../../ui/named-rows";
@@ -38,104 +38,83 @@ export default observer(function FilasPage() {
   const activeCount = rows.filter((r) => r.active).length;
 
   return (
-    <Card variant="borderless" data-testid="queues-page">
-      <SectionHeader
-        title={t("configuracoes.queues.title")}
-        description={t("configuracoes.queues.description")}
-        extra={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)} data-testid="queue-new">
-            {t("configuracoes.queues.new")}
-          </Button>
-        }
-      />
-      {free ? (
-        <Alert
-          style={{ marginBottom: 16 }}
-          type="info"
-          showIcon
-          title={
-            <span>
-              <strong>{t("configuracoes.queues.freePlan")}</strong> — {t("configuracoes.queues.freePlanDetail", { count: activeCount })}
-            </span>
-          }
-        />
-      ) : null}
-      <div className="oa-toolbar">
-        <Input
-          allowClear
-          prefix={<SearchOutlined />}
-          placeholder={t("configuracoes.queues.search")}
-          style={{ maxWidth: 320 }}
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-        />
-      </div>
-      <Table<QueueView>
-        rowKey="id"
-        loading={loading}
-        dataSource={shown}
-        pagination={shown.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
-        scroll={{ x: 640 }}
-        locale={{
-          emptyText: (
-            <Empty image={<PartitionOutlined style={{ fontSize: 44, opacity: 0.35 }} />} description={filter ? t("configuracoes.noMatch") : t("configuracoes.queues.empty")}>
-              {!filter ? (
-                <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)}>
-                  {t("configuracoes.queues.new")}
-                </Button>
-              ) : null}
-            </Empty>
-          ),
-        }}
-        columns={[
-          {
-            title: t("configuracoes.queues.name"),
-            dataIndex: "name",
-            render: (_: unknown, q) => (
-              <span className="oa-cell-main">
-                <PartitionOutlined style={{ opacity: 0.55 }} />
-                <strong>{q.name}</strong>
+    <SettingsList<QueueView>
+      testId="queues-page"
+      title={t("configuracoes.queues.title")}
+      description={t("configuracoes.queues.description")}
+      newLabel={t("configuracoes.queues.new")}
+      newTestId="queue-new"
+      onNew={() => setEditing(null)}
+      notice={
+        free ? (
+          <Alert
+            style={{ marginBottom: 16 }}
+            type="info"
+            showIcon
+            title={
+              <span>
+                <strong>{t("configuracoes.queues.freePlan")}</strong> — {t("configuracoes.queues.freePlanDetail", { count: activeCount })}
               </span>
-            ),
-          },
-          {
-            title: t("configuracoes.queues.status"),
-            dataIndex: "active",
-            width: 160,
-            render: (_: unknown, q) => (
-              <Space>
-                <Switch size="small" checked={q.active} loading={busy === q.id} onChange={(v) => void toggle(q, v)} aria-label={t("configuracoes.queues.active")} data-testid={`queue-active-${q.id}`} />
-                <Tag color={q.active ? "green" : "default"} variant="filled">
-                  {q.active ? t("configuracoes.active") : t("configuracoes.inactive")}
-                </Tag>
-              </Space>
-            ),
-          },
-          {
-            title: t("configuracoes.updatedAt"),
-            dataIndex: "updatedAt",
-            width: 180,
-            responsive: ["md"],
-            render: (v: string) => <span className="oa-nowrap">{formatDateTime(v, i18n.language)}</span>,
-          },
-          {
-            title: t("common.actions"),
-            key: "actions",
-            width: 110,
-            align: "right",
-            fixed: "right",
-            render: (_: unknown, q) => (
-              <EditDeleteActions
-                t={t}
-                onEdit={() => setEditing(q)}
-                onDelete={() => remove(q)}
-                deleteTitle={t("configuracoes.queues.deleteTitle")}
-                deleteDetail={t("configuracoes.queues.deleteDetail", { name: q.name })}
-              />
-            ),
-          },
-        ]}
-      />
+            }
+          />
+        ) : null
+      }
+      toolbar={<Input allowClear prefix={<SearchOutlined />} placeholder={t("configuracoes.queues.search")} style={{ maxWidth: 320 }} value={filter} onChange={(e) => setFilter(e.target.value)} />}
+      icon={<PartitionOutlined />}
+      emptyText={t("configuracoes.queues.empty")}
+      noMatchText={t("configuracoes.noMatch")}
+      filtered={!!filter}
+      rows={shown}
+      loading={loading}
+      columns={[
+        {
+          title: t("configuracoes.queues.name"),
+          dataIndex: "name",
+          render: (_: unknown, q) => (
+            <span className="oa-cell-main">
+              <PartitionOutlined style={{ opacity: 0.55 }} />
+              <strong>{q.name}</strong>
+            </span>
+          ),
+        },
+        {
+          title: t("configuracoes.queues.status"),
+          dataIndex: "active",
+          width: 160,
+          render: (_: unknown, q) => (
+            <Space>
+              <Switch size="small" checked={q.active} loading={busy === q.id} onChange={(v) => void toggle(q, v)} aria-label={t("configuracoes.queues.active")} data-testid={`queue-active-${q.id}`} />
+              <Tag color={q.active ? "green" : "default"} variant="filled">
+                {q.active ? t("configuracoes.active") : t("configuracoes.inactive")}
+              </Tag>
+            </Space>
+          ),
+        },
+        {
+          title: t("configuracoes.updatedAt"),
+          dataIndex: "updatedAt",
+          width: 180,
+          responsive: ["md"],
+          render: (v: string) => <span className="oa-nowrap">{formatDateTime(v, i18n.language)}</span>,
+        },
+        {
+          title: t("common.actions"),
+          key: "actions",
+          width: 110,
+          align: "right",
+          fixed: "right",
+          render: (_: unknown, q) => (
+            <EditDeleteActions
+              t={t}
+              onEdit={() => setEditing(q)}
+              onDelete={() => remove(q)}
+              deleteTitle={t("configuracoes.queues.deleteTitle")}
+              deleteDetail={t("configuracoes.queues.deleteDetail", { name: q.name })}
+            />
+          ),
+        },
+      ]}
+    >
       {editing !== undefined ? (
         <QueueModal
           queue={editing}
@@ -146,7 +125,7 @@ export default observer(function FilasPage() {
           }}
         />
       ) : null}
-    </Card>
+    </SettingsList>
   );
 });
 

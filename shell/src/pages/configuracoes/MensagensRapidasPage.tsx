@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
-import { Button, Card, Empty, Form, Input, Modal, Segmented, Select, Table, Tag, Typography } from "antd";
-import { GlobalOutlined, MessageOutlined, PartitionOutlined, PlusOutlined, SearchOutlined, UserOutlined } from "@ant-design/icons";
+import { Form, Input, Modal, Segmented, Select, Tag, Typography } from "antd";
+import { GlobalOutlined, MessageOutlined, PartitionOutlined, SearchOutlined, UserOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
+import { SettingsList } from "../../ui/SettingsList";
 import { EditDeleteActions } from "../../ui/EditDeleteActions";
-import { SectionHeader } from "../../ui/SectionHeader";
 import { applyFieldErrors } from "../../ui/api-errors";
 import type { QueueView } from "./FilasPage";
 
@@ -75,94 +75,83 @@ export default observer(function MensagensRapidasPage() {
   const canEdit = (m: QuickMessageView) => admin || (m.scope === "personal" && m.userId === root.session.userId);
 
   return (
-    <Card variant="borderless" data-testid="quick-messages-page">
-      <SectionHeader
-        title={t("configuracoes.quick.title")}
-        description={t("configuracoes.quick.description")}
-        extra={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)} data-testid="quick-new">
-            {t("configuracoes.quick.new")}
-          </Button>
-        }
-      />
-      <div className="oa-toolbar">
-        <Input allowClear prefix={<SearchOutlined />} placeholder={t("configuracoes.quick.search")} style={{ maxWidth: 320 }} value={filter} onChange={(e) => setFilter(e.target.value)} />
-        <Segmented
-          value={scope}
-          onChange={(v) => setScope(v as typeof scope)}
-          options={[
-            { value: "all", label: t("configuracoes.quick.scopeAll") },
-            { value: "global", label: t("configuracoes.quick.scopes.global"), icon: SCOPE_ICON.global },
-            { value: "queue", label: t("configuracoes.quick.scopes.queue"), icon: SCOPE_ICON.queue },
-            { value: "personal", label: t("configuracoes.quick.scopes.personal"), icon: SCOPE_ICON.personal },
-          ]}
-        />
-      </div>
-      <Table<QuickMessageView>
-        rowKey="id"
-        loading={loading}
-        dataSource={shown}
-        pagination={shown.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
-        scroll={{ x: 700 }}
-        locale={{
-          emptyText: (
-            <Empty image={<MessageOutlined style={{ fontSize: 44, opacity: 0.35 }} />} description={filter || scope !== "all" ? t("configuracoes.noMatch") : t("configuracoes.quick.empty")}>
-              {!filter && scope === "all" ? (
-                <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)}>
-                  {t("configuracoes.quick.new")}
-                </Button>
-              ) : null}
-            </Empty>
+    <SettingsList<QuickMessageView>
+      testId="quick-messages-page"
+      title={t("configuracoes.quick.title")}
+      description={t("configuracoes.quick.description")}
+      newLabel={t("configuracoes.quick.new")}
+      newTestId="quick-new"
+      onNew={() => setEditing(null)}
+      toolbar={
+        <>
+          <Input allowClear prefix={<SearchOutlined />} placeholder={t("configuracoes.quick.search")} style={{ maxWidth: 320 }} value={filter} onChange={(e) => setFilter(e.target.value)} />
+          <Segmented
+            value={scope}
+            onChange={(v) => setScope(v as typeof scope)}
+            options={[
+              { value: "all", label: t("configuracoes.quick.scopeAll") },
+              { value: "global", label: t("configuracoes.quick.scopes.global"), icon: SCOPE_ICON.global },
+              { value: "queue", label: t("configuracoes.quick.scopes.queue"), icon: SCOPE_ICON.queue },
+              { value: "personal", label: t("configuracoes.quick.scopes.personal"), icon: SCOPE_ICON.personal },
+            ]}
+          />
+        </>
+      }
+      icon={<MessageOutlined />}
+      emptyText={t("configuracoes.quick.empty")}
+      noMatchText={t("configuracoes.noMatch")}
+      filtered={!!filter || scope !== "all"}
+      rows={shown}
+      loading={loading}
+      scrollX={700}
+      columns={[
+        {
+          title: t("configuracoes.quick.key"),
+          dataIndex: "shortcut",
+          width: 200,
+          render: (s: string) => (
+            <Typography.Text code className="oa-code">
+              {s}
+            </Typography.Text>
           ),
-        }}
-        columns={[
-          {
-            title: t("configuracoes.quick.key"),
-            dataIndex: "shortcut",
-            width: 200,
-            render: (s: string) => (
-              <Typography.Text code className="oa-code">
-                {s}
-              </Typography.Text>
-            ),
-          },
-          {
-            title: t("configuracoes.quick.message"),
-            dataIndex: "message",
-            render: (m: string) => <div className="oa-clamp-2">{m}</div>,
-          },
-          {
-            title: t("configuracoes.quick.scope"),
-            dataIndex: "scope",
-            width: 220,
-            render: (_: unknown, m) => (
-              <span className="oa-tags">
-                <Tag color={SCOPE_COLOR[m.scope]} icon={SCOPE_ICON[m.scope]}>
-                  {t(`configuracoes.quick.scopes.${m.scope}`)}
-                </Tag>
-                {m.scope === "queue" ? m.queueIds.map((id) => <Tag key={id}>{queueName.get(id) ?? `#${id}`}</Tag>) : null}
-              </span>
-            ),
-          },
-          {
-            title: t("common.actions"),
-            key: "actions",
-            width: 110,
-            align: "right",
-            fixed: "right",
-            render: (_: unknown, m) =>
-              canEdit(m) ? (
-                <EditDeleteActions
-                  t={t}
-                  onEdit={() => setEditing(m)}
-                  onDelete={() => remove(m)}
-                  deleteTitle={t("configuracoes.quick.deleteTitle")}
-                  deleteDetail={t("configuracoes.quick.deleteDetail", { key: m.shortcut })}
-                />
-              ) : null,
-          },
-        ]}
-      />
+        },
+        {
+          title: t("configuracoes.quick.message"),
+          dataIndex: "message",
+          render: (m: string) => <div className="oa-clamp-2">{m}</div>,
+        },
+        {
+          title: t("configuracoes.quick.scope"),
+          dataIndex: "scope",
+          width: 220,
+          render: (_: unknown, m) => (
+            <span className="oa-tags">
+              <Tag color={SCOPE_COLOR[m.scope]} icon={SCOPE_ICON[m.scope]}>
+                {t(`configuracoes.quick.scopes.${m.scope}`)}
+              </Tag>
+              {m.scope === "queue" ? m.queueIds.map((id) => <Tag key={id}>{queueName.get(id) ?? `#${id}`}</Tag>) : null}
+            </span>
+          ),
+        },
+        {
+          title: t("common.actions"),
+          key: "actions",
+          width: 110,
+          align: "right",
+          fixed: "right",
+          render: (_: unknown, m) =>
+            canEdit(m) ? (
+              <EditDeleteActions
+                t={t}
+                onEdit={() => setEditing(m)}
+                onDelete={() => remove(m)}
+                deleteTitle={t("configuracoes.quick.deleteTitle")}
+                deleteDetail={t("configuracoes.quick.deleteDetail", { key: m.shortcut })}
+              />
+            ) : null,
+        },
+      ]}
+    >
       {editing !== undefined ? (
         <QuickMessageModal
           message={editing}
@@ -175,7 +164,7 @@ export default observer(function MensagensRapidasPage() {
           }}
         />
       ) : null}
-    </Card>
+    </SettingsList>
   );
 });
 

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
-import { Avatar, Badge, Button, Card, Empty, Input, Space, Table, Tag, Tooltip, Typography } from "antd";
+import { Avatar, Badge, Button, Input, Space, Tag, Tooltip, Typography } from "antd";
 import { DeleteOutlined, EditOutlined, SearchOutlined, TeamOutlined, UserAddOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
-import { SectionHeader } from "../../ui/SectionHeader";
+import { SettingsList } from "../../ui/SettingsList";
 import { avatarColor, initials } from "../../ui/person";
 import type { QueueView } from "./FilasPage";
 import { DeleteUserModal } from "./usuarios/DeleteUserModal";
@@ -57,105 +57,105 @@ export default observer(function UsuariosPage() {
   const me = root.session.userId;
 
   return (
-    <Card variant="borderless" data-testid="users-page">
-      <SectionHeader
-        title={t("configuracoes.users.title")}
-        description={t("configuracoes.users.description")}
-        extra={
-          <Button type="primary" icon={<UserAddOutlined />} onClick={() => setEditing(null)} data-testid="user-new">
-            {t("configuracoes.users.new")}
-          </Button>
-        }
-      />
-      <div className="oa-toolbar">
-        <Input allowClear prefix={<SearchOutlined />} placeholder={t("configuracoes.users.search")} style={{ maxWidth: 320 }} value={search} onChange={(e) => setSearch(e.target.value)} />
-        <span className="oa-grow" />
-        <Typography.Text type="secondary">{t("configuracoes.users.count", { count })}</Typography.Text>
-      </div>
-      <Table<UserView>
-        rowKey="id"
-        loading={loading}
-        dataSource={rows}
-        scroll={{ x: 720 }}
-        pagination={count > PAGE_SIZE ? { current: page, pageSize: PAGE_SIZE, total: count, showSizeChanger: false, onChange: setPage } : false}
-        locale={{
-          emptyText: <Empty image={<TeamOutlined style={{ fontSize: 44, opacity: 0.35 }} />} description={term ? t("configuracoes.noMatch") : t("configuracoes.users.empty")} />,
-        }}
-        columns={[
-          {
-            title: t("configuracoes.users.name"),
-            dataIndex: "name",
-            render: (_: unknown, u) => (
-              <span className="oa-cell-main">
-                <Badge dot status={u.status === "online" ? "success" : "default"} offset={[-4, 28]}>
-                  <Avatar src={u.image || undefined} style={{ background: avatarColor(u.id) }}>
-                    {initials(u.name)}
-                  </Avatar>
-                </Badge>
-                <span className="oa-cell-text">
-                  <strong>
-                    {u.name}
-                    {u.id === me ? (
-                      <Tag style={{ marginInlineStart: 8 }} variant="filled">
-                        {t("configuracoes.users.you")}
-                      </Tag>
-                    ) : null}
-                  </strong>
-                  <span className="oa-muted">{u.email}</span>
-                </span>
+    <SettingsList<UserView>
+      testId="users-page"
+      title={t("configuracoes.users.title")}
+      description={t("configuracoes.users.description")}
+      newLabel={t("configuracoes.users.new")}
+      newIcon={<UserAddOutlined />}
+      newTestId="user-new"
+      onNew={() => setEditing(null)}
+      toolbar={
+        <>
+          <Input allowClear prefix={<SearchOutlined />} placeholder={t("configuracoes.users.search")} style={{ maxWidth: 320 }} value={search} onChange={(e) => setSearch(e.target.value)} />
+          <span className="oa-grow" />
+          <Typography.Text type="secondary">{t("configuracoes.users.count", { count })}</Typography.Text>
+        </>
+      }
+      icon={<TeamOutlined />}
+      emptyText={t("configuracoes.users.empty")}
+      noMatchText={t("configuracoes.noMatch")}
+      filtered={!!term}
+      emptyAction={false}
+      rows={rows}
+      loading={loading}
+      scrollX={720}
+      pagination={count > PAGE_SIZE ? { current: page, pageSize: PAGE_SIZE, total: count, showSizeChanger: false, onChange: setPage } : false}
+      columns={[
+        {
+          title: t("configuracoes.users.name"),
+          dataIndex: "name",
+          render: (_: unknown, u) => (
+            <span className="oa-cell-main">
+              <Badge dot status={u.status === "online" ? "success" : "default"} offset={[-4, 28]}>
+                <Avatar src={u.image || undefined} style={{ background: avatarColor(u.id) }}>
+                  {initials(u.name)}
+                </Avatar>
+              </Badge>
+              <span className="oa-cell-text">
+                <strong>
+                  {u.name}
+                  {u.id === me ? (
+                    <Tag style={{ marginInlineStart: 8 }} variant="filled">
+                      {t("configuracoes.users.you")}
+                    </Tag>
+                  ) : null}
+                </strong>
+                <span className="oa-muted">{u.email}</span>
               </span>
+            </span>
+          ),
+        },
+        {
+          title: t("configuracoes.users.profile"),
+          dataIndex: "profile",
+          width: 150,
+          render: (p: Profile) => <Tag color={PROFILE_COLOR[p]}>{t(`configuracoes.profiles.${p}`)}</Tag>,
+        },
+        {
+          title: t("configuracoes.users.queues"),
+          dataIndex: "queues",
+          render: (ids: number[]) =>
+            ids.length ? (
+              <span className="oa-tags">
+                {ids.map((id) => (
+                  <Tag key={id}>{queueName.get(id)?.name ?? `#${id}`}</Tag>
+                ))}
+              </span>
+            ) : (
+              <Typography.Text type="secondary">{t("configuracoes.users.noQueues")}</Typography.Text>
             ),
-          },
-          {
-            title: t("configuracoes.users.profile"),
-            dataIndex: "profile",
-            width: 150,
-            render: (p: Profile) => <Tag color={PROFILE_COLOR[p]}>{t(`configuracoes.profiles.${p}`)}</Tag>,
-          },
-          {
-            title: t("configuracoes.users.queues"),
-            dataIndex: "queues",
-            render: (ids: number[]) =>
-              ids.length ? (
-                <span className="oa-tags">
-                  {ids.map((id) => (
-                    <Tag key={id}>{queueName.get(id)?.name ?? `#${id}`}</Tag>
-                  ))}
-                </span>
-              ) : (
-                <Typography.Text type="secondary">{t("configuracoes.users.noQueues")}</Typography.Text>
-              ),
-          },
-          {
-            title: t("configuracoes.queues.status"),
-            dataIndex: "active",
-            width: 120,
-            responsive: ["lg"],
-            render: (a: boolean) => (
-              <Tag color={a ? "green" : "red"} variant="filled">
-                {a ? t("configuracoes.active") : t("configuracoes.inactive")}
-              </Tag>
-            ),
-          },
-          {
-            title: t("common.actions"),
-            key: "actions",
-            width: 110,
-            align: "right",
-            fixed: "right",
-            render: (_: unknown, u) => (
-              <Space size={4}>
-                <Tooltip title={t("common.edit")}>
-                  <Button type="text" icon={<EditOutlined />} onClick={() => setEditing(u)} aria-label={t("common.edit")} data-testid={`user-edit-${u.id}`} />
-                </Tooltip>
-                <Tooltip title={u.id === me ? t("configuracoes.users.cannotDeleteSelf") : t("common.delete")}>
-                  <Button type="text" danger icon={<DeleteOutlined />} disabled={u.id === me} onClick={() => setDeleting(u)} aria-label={t("common.delete")} data-testid={`user-delete-${u.id}`} />
-                </Tooltip>
-              </Space>
-            ),
-          },
-        ]}
-      />
+        },
+        {
+          title: t("configuracoes.queues.status"),
+          dataIndex: "active",
+          width: 120,
+          responsive: ["lg"],
+          render: (a: boolean) => (
+            <Tag color={a ? "green" : "red"} variant="filled">
+              {a ? t("configuracoes.active") : t("configuracoes.inactive")}
+            </Tag>
+          ),
+        },
+        {
+          title: t("common.actions"),
+          key: "actions",
+          width: 110,
+          align: "right",
+          fixed: "right",
+          render: (_: unknown, u) => (
+            <Space size={4}>
+              <Tooltip title={t("common.edit")}>
+                <Button type="text" icon={<EditOutlined />} onClick={() => setEditing(u)} aria-label={t("common.edit")} data-testid={`user-edit-${u.id}`} />
+              </Tooltip>
+              <Tooltip title={u.id === me ? t("configuracoes.users.cannotDeleteSelf") : t("common.delete")}>
+                <Button type="text" danger icon={<DeleteOutlined />} disabled={u.id === me} onClick={() => setDeleting(u)} aria-label={t("common.delete")} data-testid={`user-delete-${u.id}`} />
+              </Tooltip>
+            </Space>
+          ),
+        },
+      ]}
+    >
       {editing !== undefined ? (
         <UserModal
           user={editing}
@@ -177,6 +177,6 @@ export default observer(function UsuariosPage() {
           }}
         />
       ) : null}
-    </Card>
+    </SettingsList>
   );
 });
