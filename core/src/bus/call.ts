@@ -53,7 +53,8 @@ export function broadcast<E extends keyof CoreEvents>(ctx: Broadcaster, event: E
  * `broker.createService`.
  */
 export function defineService<Methods extends object = object, Settings = ServiceSettingSchema>(
-  schema: Omit<ServiceSchema<Settings, Methods>, "methods"> & { methods?: Partial<Methods> & ThisType<Service<Settings> & Methods> },
+  // Vars `object`: Moleculer's default (Record<string, any>) would let `this.anything` through.
+  schema: Omit<ServiceSchema<Settings, Methods, object>, "methods"> & { methods?: Partial<Methods> & ThisType<Service<Settings> & Methods> },
 ): ServiceSchema {
   return schema as unknown as ServiceSchema;
 }
