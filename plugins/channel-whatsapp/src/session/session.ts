@@ -15,97 +15,22 @@
  * generation). Timers (reconnect backoff, stuck in connecting, deaf session) run on the
  * injected clock. Every status change is handed to `report` (the core's channels.status).
  */
-import type { AuthenticationCreds, BaileysEventMap, ConnectionState } from "@whiskeysockets/baileys";
-import type { ConnectionRef, ConnectionStatus } from "@openatende/plugin-sdk";
+import type { AuthenticationCreds, ConnectionState } from "@whiskeysockets/baileys";
 import { FencedOffError } from "../stores/auth-state";
 import { baileys } from "./baileys";
 import { backoffDelay, closeAction, closeCode } from "./close-policy";
 import { alreadyLinked, pairingUnavailable } from "./errors";
-import { HealthCounters, healthSnapshot, type SessionHealth } from "./health";
 import { qrDataUrl } from "./qr";
-import type { WhatsAppSettings } from "./settings";
 import type { WASocketLike } from "./socket-factory";
-import type { OnEvent, SessionDeps } from "./session-types";
+import type { OnEvent } from "./session-types";
+import type { DetailKey } from "./status-detail";
+import { SessionBase } from "./session-base";
 
 export { DEFAULT_SESSION_OPTIONS, type OnEvent, type SessionDeps, type SessionOptions } from "./session-types";
-import { detail, type DetailKey } from "./status-detail";
-import { CodeWaiters } from "./pairing-codes";
-import { Timers } from "./watchdog";
-
-type Phase = "idle" | "connecting" | "qr" | "pairing" | "open" | "waiting" | "stopped";
 
 const formatCode = (code: string) => (code.length === 8 ? `${code.slice(0, 4)}-${code.slice(4)}` : code);
 
-export class Session {
-  private phase: Phase = "idle";
-  private status: ConnectionStatus = "disconnected";
-  private detailText?: string;
-  private qrcode?: string;
-  private sock?: WASocketLike;
-  private events: string[] = [];
-  private unsubscribe?: () => void;
-  private gen = 0;
-  private creds?: AuthenticationCreds;
-  private credsSaving: Promise<void> = Promise.resolve();
-  private attempt = 0;
-  private qrRounds = 0;
-  private pairingRounds = 0;
-  private pairingPhone?: string;
-  private pairingAskedGen = -1;
-  private pairingCode?: string;
-  private readonly codes: CodeWaiters;
-  private replacedRetried = false;
-  private openedAt?: number;
-  private readonly timers: Timers;
-  readonly health = new HealthCounters();
-
-  constructor(private readonly deps: SessionDeps) {
-    this.pairingPhone = deps.settings.pairingPhone;
-    this.timers = new Timers(deps.clock);
-    this.codes = new CodeWaiters(deps.clock, () => pairingUnavailable(this.ref, "WhatsApp sent no code in time"));
-  }
-
-  get ref(): ConnectionRef {
-    return this.deps.ref;
-  }
-
-  /** The live socket while the session is open; undefined otherwise. */
-  get socket(): WASocketLike | undefined {
-    return this.phase === "open" ? this.sock : undefined;
-  }
-
-  get isOpen(): boolean {
-    return this.phase === "open";
-  }
-
-  get running(): boolean {
-    return this.phase !== "idle" && this.phase !== "stopped";
-  }
-
-  get settings(): WhatsAppSettings {
-    return this.deps.settings;
-  }
-
-  current(): { status: ConnectionStatus; detail?: string; qrcode?: string } {
-    return { status: this.status, ...(this.detailText ? { detail: this.detailText } : {}), ...(this.status === "qrcode" && this.qrcode ? { qrcode: this.qrcode } : {}) };
-  }
-
-  touch(): void {
-    this.health.lastEventAt = this.deps.clock.now();
-  }
-
-  snapshot(): SessionHealth {
-    return healthSnapshot(this.health, {
-      ...this.deps.ref,
-      status: this.status,
-      detail: this.detailText,
-      node: this.deps.nodeId,
-      now: this.deps.clock.now(),
-      qrRounds: this.qrRounds,
-      me: this.sock?.user?.id,
-    });
-  }
-
+export class Session extends SessionBase {
   // --- commands -------------------------------------------------------------------------------
 
   /** Starts the session (a no-op while it runs). */
@@ -218,34 +143,6 @@ export class Session {
     on("creds.update", (u) => this.saveCreds(u));
     this.deps.route(sock, on);
     this.armStuck(gen);
-  }
-
-  /** Removes the socket's listeners and ends it; its late events then reach nobody. */
-  private detach(): void {
-    const sock = this.unlisten();
-    if (sock) this.end(sock);
-  }
-
-  /** Takes the socket off the session with its listeners removed, still running. */
-  private unlisten(): WASocketLike | undefined {
-    const sock = this.sock;
-    this.sock = undefined;
-    this.timers.clear("stuck");
-    this.timers.clear("deaf");
-    if (!sock) return undefined;
-    for (const e of new Set(this.events)) sock.ev.removeAllListeners(e as keyof BaileysEventMap);
-    this.events = [];
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
-    return sock;
-  }
-
-  private end(sock: WASocketLike): void {
-    try {
-      void Promise.resolve(sock.end(undefined)).catch(() => undefined);
-    } catch {
-      /* already ended */
-    }
   }
 
   private saveCreds(update: Partial<AuthenticationCreds>): void {
@@ -394,39 +291,10 @@ export class Session {
     this.timers.set("reconnect", ms, () => void this.open());
   }
 
-  private expire(): void {
-    this.halt({ status: "disconnected", key: "qr-expired", text: `no scan after ${this.deps.options.maxQrRounds} codes: connect again or reset for new ones` });
-  }
-
-  private halt(report: { status: ConnectionStatus; key: DetailKey; text: string } | null): void {
-    this.timers.clear("reconnect");
-    this.detach();
-    this.gen++;
-    this.phase = "stopped";
-    this.codes.fail(pairingUnavailable(this.ref, "the session stopped"));
-    if (report) this.setStatus(report.status, report.key, report.text);
-  }
-
-  private async wipe(): Promise<void> {
-    this.creds = undefined;
-    try {
-      await this.deps.auth.wipe();
-    } catch (err) {
-      this.deps.log.warn(`connection ${this.ref.connectionId}: session not wiped: ${(err as Error).message}`);
-      if (err instanceof FencedOffError) this.fencedOff();
-    }
-    await this.deps.keyCache.flushAll();
-  }
-
   private storageFailed(err: unknown): void {
     if (err instanceof FencedOffError) return this.fencedOff();
     this.deps.log.warn(`connection ${this.ref.connectionId}: session state unreadable: ${(err as Error).message}`);
     this.retry(undefined, `session state unreadable: ${(err as Error).message}`, "storage");
-  }
-
-  private fencedOff(): void {
-    this.halt(null);
-    this.deps.onFencedOff?.();
   }
 
   // --- watchdog ---------------------------------------------------------------------------------
@@ -454,14 +322,4 @@ export class Session {
     });
   }
 
-  // --- statuses -------------------------------------------------------------------------------------
-
-  private setStatus(status: ConnectionStatus, key: DetailKey, text?: string, qrcode?: string): void {
-    const d = detail(key, text);
-    if (status === this.status && d === this.detailText && (status !== "qrcode" || qrcode === this.qrcode)) return;
-    this.status = status;
-    this.detailText = d;
-    if (status !== "qrcode") this.qrcode = undefined;
-    this.deps.report({ ...this.ref, status, detail: d, ...(status === "qrcode" && qrcode ? { qrcode } : {}) });
-  }
 }
