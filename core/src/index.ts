@@ -21,6 +21,11 @@ export type { ErrorCode } from "./errors/codes";
 export { isAdmin, isSuper } from "./types";
 export type { Access, AuthUser, Ctx, Meta, Profile } from "./types";
 
+// Typed calls and events between services (each domain's contract.ts, merged in bus/actions.ts).
+export { call, emit, broadcast } from "./bus/call";
+export type { CoreActions, CoreEvents } from "./bus/call";
+export type { CatalogueArchive, InstalledView } from "./plugins/contract";
+
 // Data helpers every service uses the same way.
 export { tenantDbMixin } from "./db/tenant-db.mixin";
 export { containsCI } from "./db/search";

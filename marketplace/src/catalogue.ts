@@ -6,7 +6,7 @@
 import * as semver from "semver";
 import { Op, Sequelize } from "sequelize";
 import { CORE_API_VERSION, PluginManifest, isCoreApiCompatible } from "@openatende/plugin-sdk";
-import { AppError, type Ctx } from "@openatende/core";
+import { AppError, call, type Ctx } from "@openatende/core";
 import type { MarketplaceModels, MarketplacePluginRow, MarketplaceVersionRow } from "./models";
 import type { CatalogueDetail, CatalogueEntry, InstalledInfo } from "./types";
 
@@ -27,14 +27,6 @@ const bySemverDesc = (a: string, b: string) => {
   return va ? -1 : vb ? 1 : b.localeCompare(a);
 };
 
-/** What `plugins.installed` answers per plugin (the fields the catalogue shows). */
-interface InstalledView {
-  id: string;
-  version: string;
-  previousVersion: string | null;
-  versions: string[];
-}
-
 export function createCatalogue(models: MarketplaceModels) {
   const { Publisher: PublisherM, Plugin: PluginM, Version: VersionM } = models;
 
@@ -42,11 +34,11 @@ export function createCatalogue(models: MarketplaceModels) {
   async function installsOf(ctx: Ctx, ids: string[]): Promise<Map<string, InstalledInfo>> {
     if (!ids.length) return new Map();
     const wanted = new Set(ids);
-    const installed = (await ctx.call("plugins.installed")) as InstalledView[];
+    const installed = await call(ctx, "plugins.installed", {});
     return new Map(
       installed
         .filter((p) => wanted.has(p.id))
-        .map((p): [string, InstalledInfo] => [p.id, { version: p.version, previousVersion: p.previousVersion ?? null, versions: Array.isArray(p.versions) ? p.versions.map(String) : [] }]),
+        .map((p): [string, InstalledInfo] => [p.id, { version: p.version, previousVersion: p.previousVersion ?? null, versions: [...p.versions] }]),
     );
   }
 

@@ -2,6 +2,7 @@
 import type { Sequelize } from "sequelize";
 import type { AppConfig } from "@openatende/config";
 import type { PluginManifest } from "@openatende/plugin-sdk";
+import type { CatalogueArchive } from "@openatende/core";
 
 export interface MarketplaceDeps {
   config: AppConfig;
@@ -68,14 +69,8 @@ export interface PublishResult {
   publishedAt: Date;
 }
 
-export interface ArchiveDownload {
-  id: string;
-  version: string;
-  checksum: string;
-  size: number;
-  /** The .tgz, base64. */
-  archive: string;
-}
+/** What marketplace.archive answers: the core's contract for the catalogue it installs from. */
+export type ArchiveDownload = CatalogueArchive;
 
 export const PUBLISHER_TOKEN_HEADER = "x-publisher-token";
 export const PUBLISHER_TOKEN_PREFIX = "mkp_";

@@ -9,7 +9,8 @@ import type { ActionSchema, Service } from "moleculer";
 import { PluginsInstallsChangedEvent, emit } from "@openatende/plugin-sdk";
 import { AppError } from "../errors/app-error";
 import type { Ctx } from "../types";
-import type { InstalledView, PluginInstalls } from "./installs";
+import type { PluginInstalls } from "./installs";
+import type { InstalledView } from "./contract";
 import type { TenantPlugins } from "./tenant-plugins";
 import { pushPluginsChanged } from "./views";
 

@@ -11,6 +11,7 @@ import type { ServiceBroker } from "moleculer";
 import { ArchiveError, ArchiveFile, PluginManifest, hasPluginMigrations, inspectArchive } from "@openatende/plugin-sdk";
 import type { AppConfig } from "@openatende/config";
 import { AppError } from "../errors/app-error";
+import { call } from "../bus/call";
 import { pluginDatabaseOf } from "./data";
 
 /** A semver version is a safe folder name; anything else is refused before touching the disk. */
@@ -63,7 +64,7 @@ export function installedNodeEnv(c: AppConfig, id: string, folder: string): Reco
  * paths, manifest, core API range): it must hold that very version.
  */
 export async function fetchArchive(broker: ServiceBroker, maxBytes: number, id: string, version: string): Promise<{ manifest: PluginManifest; files: ArchiveFile[]; checksum: string }> {
-  const got = (await broker.call("marketplace.archive", { id, version })) as { checksum: string; archive: string };
+  const got = await call(broker, "marketplace.archive", { id, version });
   let inspected;
   try {
     inspected = inspectArchive(Buffer.from(got.archive, "base64"), { limits: { maxBytes }, checksum: got.checksum });

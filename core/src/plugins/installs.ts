@@ -34,21 +34,7 @@ import { pluginDatabaseOf } from "./data";
 import { InstallHost } from "./install-host";
 import { PLUGIN_ID, VERSION_DIR, fetchArchive, installedNodeEnv, lastWords, parseVersions, shipsMigrations, sleep, sortVersions, unpack } from "./install-files";
 import { call } from "../bus/call";
-
-/** What GET /plugins/installed answers per plugin. */
-export interface InstalledView {
-  id: string;
-  version: string;
-  previousVersion: string | null;
-  versions: string[];
-  kind: string | null;
-  tier: string | null;
-  displayName: Record<string, string> | null;
-  /** Its service is on the broker now. */
-  running: boolean;
-  /** Connections (every tenant) of the channel type it serves. */
-  connections: number;
-}
+import type { InstalledView } from "./contract";
 
 export interface InstallsOptions {
   config: AppConfig;
