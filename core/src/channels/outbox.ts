@@ -1,24 +1,14 @@
 /**
  * The durable outbox of agents' messages whose channel plugin is away (message_outbox, owned
- * by the outbox service): the model, and which failures of a send mean "away, try again when
- * it is back" rather than "the channel refused it".
+ * by the outbox service): the model. Which failures of a send mean "away, try again when it is
+ * back" is in outbox-contract.ts, where the services that send read it.
  */
 import { DataTypes, Model, Sequelize } from "sequelize";
-import type { OutboundMessage } from "@openatende/plugin-sdk";
 import { jsonColumn } from "../db/json-column";
+import type { OutboxOp, OutboxPayload } from "./outbox-contract";
 
-/** What is handed to the plugin's `send` besides the connection and the message id. */
-export interface OutboxPayload {
-  to: { externalId: string };
-  message: OutboundMessage;
-}
+export { OUTBOX_OPS, isPluginAway, reasonOf, type OutboxOp, type OutboxPayload } from "./outbox-contract";
 
-/**
- * What a row hands over: the message itself ("send"), or a change of a message already sent
- * (its payload's message is an edit, reaction or delete naming the provider's id).
- */
-export type OutboxOp = "send" | "edit" | "reaction" | "delete";
-export const OUTBOX_OPS: readonly OutboxOp[] = ["send", "edit", "reaction", "delete"];
 
 export interface OutboxRow {
   id: number;
@@ -62,33 +52,3 @@ export function defineOutbox(sequelize: Sequelize): typeof OutboxEntry {
   return sequelize.models.OutboxEntry as typeof OutboxEntry;
 }
 
-/**
- * Moleculer's answers when nobody took the call or its node went away while it was running:
- * the plugin may or may not have sent the message, so it waits and goes again with the same
- * message id (the plugin's idempotency key).
- */
-const AWAY = new Set(["SERVICE_NOT_FOUND", "SERVICE_NOT_AVAILABLE", "REQUEST_REJECTED", "REQUEST_TIMEOUT", "REQUEST_SKIPPED", "BAD_GATEWAY"]);
-
-/**
- * A channel's own answer that its connection is not connected (a linked-device session that
- * dropped and is coming back, a bot being set up again): like an away plugin, the message
- * waits and goes out once the connection reports `connected` (nothing lost, nothing twice);
- * an agent can still delete it while it waits.
- */
-const NOT_CONNECTED = "ERR_SESSION_NOT_INITIALIZED";
-
-/** True when a send failed because its plugin is away (not running, its node lost) or its connection is not connected, not refused. */
-export function isPluginAway(err: unknown): boolean {
-  const e = err as { type?: string; data?: { id?: unknown } } | null;
-  if (!e?.type) return false;
-  if (e.type === NOT_CONNECTED) return true;
-  // plugins.channelFor: a loaded plugin whose service is on no node (a refused plugin has no id there).
-  if (e.type === "ERR_PLUGIN_UNAVAILABLE") return !!e.data?.id;
-  return AWAY.has(e.type);
-}
-
-/** A short reason for logs and the outbox row. */
-export function reasonOf(err: unknown): string {
-  const e = err as { type?: string; message?: string } | null;
-  return String(e?.type ?? e?.message ?? err).slice(0, 255);
-}

@@ -13,7 +13,7 @@ import { assertWithinLimit } from "../licence/plans";
 import { lockTenantRow } from "../db/row-locks";
 import { call, defineService, emit } from "../bus/call";
 import { Connection, ConnectionRow, defineConnection } from "./model";
-import type { ConnectionInfo, ConnectionName } from "./contract";
+import type { ConnectionInfo, ConnectionName, RankedConnection } from "./contract";
 import { connectionLifecycle } from "./lifecycle";
 
 export type { ConnectionRow };
@@ -289,6 +289,23 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
           if (!ctx.params.ids.length) return [];
           const rows = await model.findAll({ where: { tenantId: ctx.params.tenantId, id: { [Op.in]: ctx.params.ids } }, attributes: ["id", "name", "type"] });
           return rows.map((r) => ({ id: r.get("id") as number, name: r.get("name") as string, type: r.get("type") as string }));
+        },
+      },
+      /**
+       * The tenant's connections in the order a tenant-wide channel task tries them: connected
+       * ones first, the default before the others (the contacts' number check).
+       */
+      ranked: {
+        visibility: "public",
+        params: { tenantId: "number", limit: { type: "number", integer: true, positive: true, max: 200, optional: true } },
+        async handler(ctx: Ctx<{ tenantId: number; limit?: number }>): Promise<RankedConnection[]> {
+          const rows = await model.findAll({ where: { tenantId: ctx.params.tenantId }, attributes: ["id", "type", "status", "pluginMajor", "isDefault"], order: [["id", "ASC"]] });
+          const rank = (r: (typeof rows)[number]) => (r.get("status") === "connected" ? 0 : 2) + (r.get("isDefault") ? 0 : 1);
+          return rows
+            .map((r, i) => ({ r, i }))
+            .sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i)
+            .slice(0, ctx.params.limit ?? 50)
+            .map(({ r }) => ({ id: r.get("id") as number, type: r.get("type") as string, status: r.get("status") as string, pluginMajor: (r.get("pluginMajor") as number | null) ?? null }));
         },
       },
       /** Connects a connection again on the platform's behalf (the outbox service: at start, and when its plugin is back). */

@@ -40,6 +40,14 @@ export interface ConnectionInfo {
   keepConnected: boolean;
 }
 
+/** A connection as a tenant-wide channel task tries it (connections.ranked). */
+export interface RankedConnection {
+  id: number;
+  type: string;
+  status: string;
+  pluginMajor: number | null;
+}
+
 /** A connection's id, name and type (connections.names). */
 export interface ConnectionName {
   id: number;
@@ -65,6 +73,7 @@ export interface ConnectionsActions {
   "connections.setStatus": { params: { tenantId: number; connectionId: number; status: string; qrcode?: string; detail?: string }; result: StatusApplied };
   "connections.reconcilePlugins": { params: { tenantId: number; pluginId?: string }; result: { stopped: number[]; resumed: number[] } };
   "connections.names": { params: { tenantId: number; ids: number[] }; result: ConnectionName[] };
+  "connections.ranked": { params: { tenantId: number; limit?: number }; result: RankedConnection[] };
   /** Connections of every tenant whose type is one of `types` (a plugin's id and its channel type: plugin-pins.ts). */
   "connections.countByType": { params: { types: string[] }; result: number };
   /** Connections of `types` pinned to a major now use `major` (one version of an installed plugin runs at a time). */

@@ -164,7 +164,7 @@ export function contactCrud(kit: ContactsKit) {
   async function validateWhatsApp(svc: ContactsOwner, ctx: Ctx<{ id: number }>) {
     const c = await svc.findOwned(ctx, ctx.params.id, "ERR_CONTACT_NOT_FOUND");
     const tenantId = c.get("tenantId") as number;
-    const r = await checkOnWhatsApp(ctx, deps.sequelize, tenantId, c.get("number") as string | null);
+    const r = await checkOnWhatsApp(ctx, tenantId, c.get("number") as string | null);
     if (!!c.get("whatsappValidated") !== r.exists) {
       await c.update({ whatsappValidated: r.exists });
       emit(ctx, "contacts.updated", { tenantId, contactId: ctx.params.id });

@@ -3,21 +3,15 @@
  * connection of the tenant whose channel plugin declares `numberCheck` (its optional
  * `checkNumber` action). The default connection is asked first, then the other connected ones.
  */
-import type { Sequelize } from "sequelize";
 import { callChannel, type CheckNumberResult, type ChannelForResult } from "@openatende/plugin-sdk";
 import { AppError } from "../errors/app-error";
 import { isErrorCode } from "../errors/codes";
-import { isPluginAway } from "../channels/outbox";
-import { hotQuery } from "../db/sql";
+import { isPluginAway } from "../channels/outbox-contract";
 import type { Ctx } from "../types";
 import { call } from "../bus/call";
+import type { RankedConnection } from "../connections/contract";
 
-interface ConnectionLite {
-  id: number;
-  type: string;
-  status: string;
-  pluginMajor: number | null;
-}
+type ConnectionLite = RankedConnection;
 
 /** Digits of a number as the contract asks them (E.164 without "+"). */
 const NUMBER = /^\d{6,20}$/;
@@ -26,13 +20,8 @@ const NUMBER = /^\d{6,20}$/;
  * The connection to ask: connected ones first (the default before the others), so a tenant
  * with a WhatsApp number that is down hears "not started" rather than "no connection".
  */
-async function numberCheckConnection(ctx: Ctx, sequelize: Sequelize, tenantId: number): Promise<{ connection: ConnectionLite; service: string } | null> {
-  const { rows } = await hotQuery<ConnectionLite>(
-    sequelize,
-    "select",
-    "SELECT id, type, status, pluginMajor FROM connections WHERE tenantId = ? ORDER BY CASE WHEN status = 'connected' THEN 0 ELSE 1 END, isDefault DESC, id ASC LIMIT 50",
-    [tenantId],
-  );
+async function numberCheckConnection(ctx: Ctx, tenantId: number): Promise<{ connection: ConnectionLite; service: string } | null> {
+  const rows = await call(ctx, "connections.ranked", { tenantId, limit: 50 });
   const plugins = new Map<string, ChannelForResult | null>();
   for (const connection of rows) {
     const key = `${connection.type}@${connection.pluginMajor ?? ""}`;
@@ -53,10 +42,10 @@ async function numberCheckConnection(ctx: Ctx, sequelize: Sequelize, tenantId: n
  * no connection of the tenant can check numbers, ERR_SESSION_NOT_INITIALIZED when the one that
  * can is not connected.
  */
-export async function checkOnWhatsApp(ctx: Ctx, sequelize: Sequelize, tenantId: number, number: string | null): Promise<CheckNumberResult & { connectionId: number }> {
+export async function checkOnWhatsApp(ctx: Ctx, tenantId: number, number: string | null): Promise<CheckNumberResult & { connectionId: number }> {
   const digits = String(number ?? "").replace(/\D/g, "");
   if (!NUMBER.test(digits)) throw new AppError("ERR_CONTACT_NUMBER_INVALID", { field: "number", reason: "invalid" });
-  const found = await numberCheckConnection(ctx, sequelize, tenantId);
+  const found = await numberCheckConnection(ctx, tenantId);
   if (!found) throw new AppError("ERR_NO_DEFAULT_CONNECTION", { reason: "no connection checks numbers" });
   const { connection, service } = found;
   if (connection.status !== "connected") throw new AppError("ERR_SESSION_NOT_INITIALIZED", { connectionId: connection.id });

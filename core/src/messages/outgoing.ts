@@ -8,7 +8,7 @@ import type { TicketRow } from "../tickets/model";
 import type { ConnectionRow } from "../connections/contract";
 import { call } from "../bus/call";
 import { mediaTypeOf, StoredFile } from "../files/store";
-import { isPluginAway, reasonOf } from "../channels/outbox";
+import { isPluginAway, reasonOf } from "../channels/outbox-contract";
 import { emitMessage as emit, Message, MessageRow, STATUS_RANK, view } from "./model";
 
 /** Why a connection's plugin may not be used now (plugins.channelFor with a tenant): its sends are refused as ERR_CONNECTION_INACTIVE. */

@@ -2,7 +2,7 @@ import { ServiceBroker, Errors } from "moleculer";
 import { loadConfig } from "@openatende/config";
 import * as os from "node:os";
 import { transporterOf, watchPluginNodes } from "./external";
-import { isPluginAway } from "../channels/outbox";
+import { isPluginAway } from "../channels/outbox-contract";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const config = (env: Record<string, string>) => loadConfig({ DATA_DIR: os.tmpdir(), JWT_SECRET: "j".repeat(40), ...env });
