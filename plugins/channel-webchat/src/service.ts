@@ -47,8 +47,8 @@ type Ctx<P = any> = Context<P, { $responseType?: string; $responseHeaders?: Reco
 export const WEBCHAT_LIMITS = {
   sessionsPerAddress: 20,
   sessionsPerConnection: 600,
-  messagesPerAddress: 60,
-  messagesPerVisitor: 30,
+  messagesPerAddress: 120,
+  messagesPerVisitor: 60,
   messagesPerConnection: 1200,
   pollsPerAddress: 300,
 };
