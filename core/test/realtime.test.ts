@@ -181,6 +181,9 @@ describe("realtime (MariaDB)", () => {
       // Tenant A's sockets heard all of that.
       await waitFor(() => aAdmin.events.some((e) => e.event === `${a.tenantId}:ticketList` && e.payload.type === "ticket:delete"));
       await waitFor(() => aAdmin.events.some((e) => e.event === `${a.tenantId}:whatsappSession`));
+      // The neutral name of the same status push (whatsappSession stays as its alias until the shell moves).
+      expect(aAdmin.events.some((e) => e.event === `${a.tenantId}:connectionStatus` && e.payload.session?.id === connA.id)).toBe(true);
+      expect(aAgent.events.some((e) => e.event === `${a.tenantId}:connectionStatus`)).toBe(false);
       expect(aAgent.events.some((e) => e.event === `${a.tenantId}:ticketList` && e.payload.type === "chat:create")).toBe(true);
       expect(aAgent.events.some((e) => e.event === `${a.tenantId}:appMessage`)).toBe(true);
       expect(aAgent.events.some((e) => e.event === `${a.tenantId}:ticketNote`)).toBe(true);
