@@ -1,4 +1,4 @@
-import type { Context } from "moleculer";
+import { call, emit, type Caller, type Emitter } from "../bus/call";
 import { rooms, ticketRooms, type VisibilitySettings } from "@openatende/contracts/visibility";
 
 export { rooms };
@@ -20,9 +20,9 @@ export interface RealtimePush {
  * Sends an event to sockets in rooms. One gateway's realtime service takes it (a balanced
  * event) and socket.io's Redis adapter carries it to the sockets held by other gateway nodes.
  */
-export function pushRealtime(ctx: Pick<Context, "emit">, push: RealtimePush): void {
+export function pushRealtime(ctx: Emitter, push: RealtimePush): void {
   if (!push.rooms.length) return;
-  void ctx.emit("realtime.push", push);
+  void emit(ctx, "realtime.push", push);
 }
 
 /** The visibility settings of spec §6 that decide who hears of a ticket. */
@@ -32,10 +32,10 @@ const VISIBILITY_TTL_MS = 5000;
 const visibilityCache = new Map<number, { at: number; v: Visibility }>();
 
 /** A tenant's visibility settings, cached a few seconds per process (they change rarely). */
-export async function visibilityOf(ctx: Pick<Context, "call">, tenantId: number): Promise<Visibility> {
+export async function visibilityOf(ctx: Caller, tenantId: number): Promise<Visibility> {
   const hit = visibilityCache.get(tenantId);
   if (hit && Date.now() - hit.at < VISIBILITY_TTL_MS) return hit.v;
-  const s = (await ctx.call("settings.forTenant", { tenantId })) as Visibility;
+  const s = await call(ctx, "settings.forTenant", { tenantId });
   const v = { ticketsOwnerOnly: !!s.ticketsOwnerOnly, botAndUnassignedAdminOnly: !!s.botAndUnassignedAdminOnly };
   visibilityCache.set(tenantId, { at: Date.now(), v });
   return v;

@@ -3,6 +3,7 @@ import { Server as IoServer, Socket } from "socket.io";
 import { createAdapter } from "@socket.io/redis-adapter";
 import Redis from "ioredis";
 import type { ServiceSchema } from "moleculer";
+import { call, defineService } from "../bus/call";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { verifyAccessToken } from "../auth/tokens";
@@ -61,7 +62,7 @@ export function createRealtimeService(deps: CoreDeps): ServiceSchema {
     return { id: v.claims.sub, tenantId: v.claims.tid, profile: v.claims.prf, sessionId };
   }
 
-  return {
+  return defineService({
     name: "realtime",
     dependencies: ["api"],
     settings: { rest: "/" },
@@ -93,7 +94,7 @@ export function createRealtimeService(deps: CoreDeps): ServiceSchema {
         },
       },
     },
-    async started(this: any) {
+    async started() {
       const api = this.broker.getLocalService("api") as { server?: HttpServer } | undefined;
       if (!api?.server) {
         this.logger.warn("realtime: no local API server, socket.io not started");
@@ -128,7 +129,7 @@ export function createRealtimeService(deps: CoreDeps): ServiceSchema {
         // flag as they are now (the token's copy may be older).
         let viewer = { id: u.id, profile: u.profile, queues: [] as number[], isSupport: false };
         try {
-          const me = (await this.broker.call("users.getInternal", { id: u.id })) as { queues: number[]; tenantId: number; isSupport?: boolean } | null;
+          const me = await call(this.broker, "users.getInternal", { id: u.id });
           if (!me || me.tenantId !== u.tenantId) {
             socket.disconnect(true);
             return;
@@ -160,5 +161,5 @@ export function createRealtimeService(deps: CoreDeps): ServiceSchema {
       pub?.disconnect();
       sub?.disconnect();
     },
-  };
+  });
 }

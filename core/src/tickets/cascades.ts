@@ -1,5 +1,6 @@
 import { Op, UniqueConstraintError } from "sequelize";
 import type { Ctx } from "../types";
+import { call } from "../bus/call";
 import { ACTIVE_STATUSES, TicketRow, activeKey } from "./model";
 import { plain, type TicketsKit } from "./kit";
 
@@ -48,7 +49,7 @@ export function createCascades(kit: TicketsKit) {
         }
         moved++;
       }
-      await ctx.call("messages.moveContact", { tenantId, fromContactId, toContactId });
+      await call(ctx, "messages.moveContact", { tenantId, fromContactId, toContactId });
       return { moved };
     },
 

@@ -1,19 +1,12 @@
 import { hotQuery, sqlDateTime } from "../db/sql";
 import type { Ctx } from "../types";
-import { TicketRow, TicketStatus, activeKey } from "./model";
+import { TicketRow, activeKey } from "./model";
+import type { ActiveTicket, TicketsActions, TouchedTicket } from "./contract";
 import { plain, view, type TicketsKit } from "./kit";
 import type { LogAndNotes } from "./log-notes";
 import type { Transitions } from "./transitions";
 
-export interface TouchParams {
-  tenantId: number;
-  ticketId: number;
-  body?: string;
-  timestamp: number;
-  incoming: boolean;
-  keepUnread?: boolean;
-  expected?: { unreadMessages: number; status: TicketStatus; userId: number | null; queueId: number | null };
-}
+export type TouchParams = TicketsActions["tickets.touch"]["params"];
 
 type ImportTarget = { tenantId: number; contactId: number; connectionId: number; queueId: number | null; isGroup: boolean };
 
@@ -78,7 +71,7 @@ export function createInbound(kit: TicketsKit, transitions: Pick<Transitions, "o
       });
     },
 
-    async findActive(ctx: Ctx<{ tenantId: number; contactId: number; connectionId: number | null }>) {
+    async findActive(ctx: Ctx<{ tenantId: number; contactId: number; connectionId: number | null }>): Promise<ActiveTicket | null> {
       const { tenantId, contactId, connectionId } = ctx.params;
       const { rows } = await hotQuery<Pick<TicketRow, "id" | "queueId" | "userId" | "status" | "isGroup" | "unreadMessages">>(
         sequelize,
@@ -101,7 +94,7 @@ export function createInbound(kit: TicketsKit, transitions: Pick<Transitions, "o
       };
     },
 
-    async touch(ctx: Ctx<TouchParams>) {
+    async touch(ctx: Ctx<TouchParams>): Promise<TouchedTicket | null> {
       const p = ctx.params;
       const last = (p.body ?? "").slice(0, 255);
       // One statement: concurrent messages never lose an unread increment, and an older

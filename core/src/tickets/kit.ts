@@ -1,6 +1,8 @@
 import type { CoreDeps } from "../deps";
 import { AppError } from "../errors/app-error";
-import { AuthUser, Ctx, isAdmin } from "../types";
+import { Ctx, isAdmin } from "../types";
+import { call } from "../bus/call";
+import type { ContactSummary } from "../contacts/contract";
 import { pushRealtime, visibilityOf } from "../realtime/push";
 import { REALTIME_EVENTS, ticketChanged, type TicketChange, type TicketView } from "@openatende/contracts/realtime";
 import { LogType, Ticket, TicketRow, defineTicketModels } from "./model";
@@ -23,11 +25,15 @@ export interface Me extends Viewer {
   supervisor: boolean;
 }
 
-export interface ContactSummary {
-  id: number;
-  name: string;
-  number: string | null;
-  profilePicUrl: string | null;
+export type { ContactSummary };
+
+/**
+ * The tenant's settings as the tickets read them. settings.forTenant answers the store's
+ * values over its defaults (its schema checks each key's type when it is saved), so these
+ * keys hold these types: this is the one place that says so.
+ */
+export function ticketSettings(stored: Record<string, unknown>): Settings {
+  return stored as Settings;
 }
 
 /** A ticket as the API and the realtime events show it (@openatende/contracts/realtime). */
@@ -67,13 +73,12 @@ export function createTicketsKit(deps: CoreDeps) {
   const listCache: ListCache = createListCache();
 
   async function settingsOf(ctx: Ctx, tenantId: number, cached = false): Promise<Settings> {
-    if (cached) return listCache.settings<Settings>(ctx, tenantId);
-    return (await ctx.call("settings.forTenant", { tenantId })) as Settings;
+    return ticketSettings(cached ? await listCache.settings(ctx, tenantId) : await call(ctx, "settings.forTenant", { tenantId }));
   }
 
   async function meOf(ctx: Ctx, cached = false): Promise<Me> {
-    const u = ctx.meta.user as AuthUser;
-    const row = cached ? await listCache.user(ctx, u.id) : ((await ctx.call("users.getInternal", { id: u.id })) as { queues: number[] } | null);
+    const u = ctx.meta.user!;
+    const row = cached ? await listCache.user(ctx, u.id) : await call(ctx, "users.getInternal", { id: u.id });
     const viewer = viewerOf(u, row?.queues ?? []);
     return { ...viewer, supervisor: seesEveryTicket(viewer) };
   }
@@ -86,7 +91,7 @@ export function createTicketsKit(deps: CoreDeps) {
 
   async function summaries(ctx: Ctx, tenantId: number, contactIds: number[]): Promise<Map<number, ContactSummary>> {
     if (!contactIds.length) return new Map();
-    const list = (await ctx.call("contacts.summaries", { tenantId, ids: [...new Set(contactIds)] })) as ContactSummary[];
+    const list = await call(ctx, "contacts.summaries", { tenantId, ids: [...new Set(contactIds)] });
     return new Map(list.map((c) => [c.id, c]));
   }
 

@@ -1,4 +1,5 @@
 import type { Ctx } from "../types";
+import { call, type CoreEvents } from "../bus/call";
 import { TtlCache } from "../lib/ttl-cache";
 
 /**
@@ -28,10 +29,13 @@ export interface ListCache {
   /** The user's tenant and queues (users.getInternal), cached. */
   user(ctx: Ctx, userId: number): Promise<CachedUser | null>;
   /** The tenant's settings with defaults (settings.forTenant), cached; a fresh copy each time. */
-  settings<T extends object>(ctx: Ctx, tenantId: number): Promise<T>;
+  settings(ctx: Ctx, tenantId: number): Promise<Record<string, unknown>>;
   /** Event handlers that drop what a change makes stale (a service's `events`). */
-  events: Record<string, (ctx: Ctx<any>) => void>;
+  events: { [E in StaleningEvent]: (ctx: Ctx<Partial<CoreEvents[E]>>) => void };
 }
+
+/** The events after which a cached entry may be stale. */
+type StaleningEvent = "settings.changed" | "users.updated" | "users.deleted" | "queues.changed";
 
 export function createListCache(opts: ListCacheOptions = {}): ListCache {
   const ttl = opts.ttlMs ?? 5000;
@@ -41,25 +45,25 @@ export function createListCache(opts: ListCacheOptions = {}): ListCache {
   return {
     async user(ctx, userId) {
       const u = await users.get(userId, async () => {
-        const row = (await ctx.call("users.getInternal", { id: userId })) as { tenantId: number; queues?: number[] } | null;
+        const row = await call(ctx, "users.getInternal", { id: userId });
         return row ? { tenantId: row.tenantId, queues: [...(row.queues ?? [])] } : null;
       });
       return u ? { tenantId: u.tenantId, queues: [...u.queues] } : null;
     },
-    async settings<T extends object>(ctx: Ctx, tenantId: number): Promise<T> {
-      const s = await settings.get(tenantId, async () => (await ctx.call("settings.forTenant", { tenantId })) as Record<string, unknown>);
-      return { ...s } as T;
+    async settings(ctx, tenantId) {
+      const s = await settings.get(tenantId, () => call(ctx, "settings.forTenant", { tenantId }));
+      return { ...s };
     },
     events: {
-      "settings.changed"(ctx: Ctx<{ tenantId?: number }>) {
+      "settings.changed"(ctx) {
         if (typeof ctx.params?.tenantId === "number") settings.dropKey(ctx.params.tenantId);
         else settings.drop();
       },
-      "users.updated"(ctx: Ctx<{ userId?: number }>) {
+      "users.updated"(ctx) {
         if (typeof ctx.params?.userId === "number") users.dropKey(ctx.params.userId);
         else users.drop();
       },
-      "users.deleted"(ctx: Ctx<{ userId?: number }>) {
+      "users.deleted"(ctx) {
         if (typeof ctx.params?.userId === "number") users.dropKey(ctx.params.userId);
         else users.drop();
       },

@@ -2,6 +2,7 @@ import { QueryTypes } from "sequelize";
 import { AppError } from "../errors/app-error";
 import { searchText } from "../db/search";
 import type { Ctx } from "../types";
+import { call } from "../bus/call";
 import { TicketRow, TicketStatus, TICKET_STATUSES } from "./model";
 import { listPage, ListedRow } from "./list-query";
 import { view, type TicketsKit } from "./kit";
@@ -36,7 +37,7 @@ export function createList(kit: TicketsKit) {
       const search = (p.searchParam as string | undefined)?.trim();
       if (search) {
         if (search.length < 2) throw new AppError("ERR_SEARCH_TOO_SHORT", { field: "searchParam" });
-        contactIds = (await ctx.call("contacts.searchIds", { tenantId, q: search, limit: 500 })) as number[];
+        contactIds = await call(ctx, "contacts.searchIds", { tenantId, q: search, limit: 500 });
         if (kit.hidesContactInfo(ctx, settings) && contactIds.length) {
           // What the caller may not see is no search key for them: names only.
           const names = await kit.summaries(ctx, tenantId, contactIds);

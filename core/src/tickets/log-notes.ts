@@ -1,4 +1,5 @@
 import type { Ctx } from "../types";
+import { call } from "../bus/call";
 import { pushRealtime, visibilityOf } from "../realtime/push";
 import { REALTIME_EVENTS, ticketNoteAdded, type TicketNoteView } from "@openatende/contracts/realtime";
 import type { Ticket } from "./model";
@@ -17,7 +18,7 @@ export function createLogAndNotes(kit: TicketsKit) {
     async setProtocol(ctx: Ctx, t: Ticket, transaction?: unknown) {
       const r = plain(t);
       const s = await kit.settingsOf(ctx, r.tenantId);
-      const tenant = (await ctx.call("tenants.getInternal", { id: r.tenantId })) as { timezone?: string } | null;
+      const tenant = await call(ctx, "tenants.getInternal", { id: r.tenantId });
       const protocol = formatProtocol(r.id, r.createdAt ?? new Date(), s.protocol, tenant?.timezone ?? "America/Sao_Paulo");
       await t.update({ protocol }, { transaction: transaction as never });
     },

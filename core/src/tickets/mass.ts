@@ -1,6 +1,7 @@
 import { Op } from "sequelize";
 import { AppError } from "../errors/app-error";
 import type { Ctx } from "../types";
+import { call } from "../bus/call";
 import type { Ticket } from "./model";
 import { plain, type TicketsKit } from "./kit";
 import type { Transitions } from "./transitions";
@@ -50,7 +51,7 @@ export function createMass(kit: TicketsKit, transitions: Pick<Transitions, "tran
       // Bounded: a page of the unread-only list per status, not a count over the table.
       const out: Record<string, number> = {};
       for (const status of ["open", "pending"] as const) {
-        const r = (await ctx.call("tickets.list", { status, withUnreadMessages: true, pageSize: 100 }, { meta: ctx.meta })) as { tickets: unknown[]; hasMore: boolean };
+        const r = await call(ctx, "tickets.list", { status, withUnreadMessages: true, pageSize: 100 }, { meta: ctx.meta });
         out[status] = r.hasMore ? 100 : r.tickets.length;
       }
       return { ...out, capped: 100 };

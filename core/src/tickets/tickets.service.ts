@@ -1,5 +1,7 @@
 import type { ServiceSchema } from "moleculer";
-import { tenantDbMixin } from "../db/tenant-db.mixin";
+import { tenantDbMixin, type TenantDbMethods } from "../db/tenant-db.mixin";
+import { defineService } from "../bus/call";
+import type { Ticket } from "./model";
 import type { CoreDeps } from "../deps";
 import { createTicketsKit } from "./kit";
 import { createList } from "./list";
@@ -36,7 +38,7 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
   const inbound = createInbound(kit, transitions, logAndNotes);
   const cascades = createCascades(kit);
 
-  return {
+  return defineService<TenantDbMethods<Ticket>>({
     name: "tickets",
     mixins: [tenantDbMixin(deps.sequelize, kit.Ticket)],
     settings: { rest: "/" },
@@ -187,5 +189,5 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
       /** The dashboard's figures of the tenant's tickets: grouped counts (stats.ts). */
       ...ticketStatsActions(deps),
     },
-  };
+  });
 }

@@ -1,6 +1,7 @@
 import { UniqueConstraintError } from "sequelize";
 import { AppError } from "../errors/app-error";
 import type { Ctx } from "../types";
+import { call } from "../bus/call";
 import { LogType, Ticket, TicketRow, TicketStatus, activeKey } from "./model";
 import { plain, view, type Me, type Settings, type TicketsKit } from "./kit";
 import type { LogAndNotes } from "./log-notes";
@@ -69,13 +70,13 @@ export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, 
 
   /** A user a ticket may be given to: of the tenant, not deleted, active. */
   async function checkUser(ctx: Ctx, tenantId: number, userId: number) {
-    const u = (await ctx.call("users.getInternal", { id: userId })) as { tenantId: number; deletedAt: Date | null; active: boolean } | null;
+    const u = await call(ctx, "users.getInternal", { id: userId });
     if (!u || u.tenantId !== tenantId || u.deletedAt) throw new AppError("ERR_USER_NOT_FOUND", { field: "userId" });
     if (!u.active) throw new AppError("ERR_VALIDATION", { field: "userId", rule: "any" });
   }
 
   async function checkQueue(ctx: Ctx, tenantId: number, queueId: number) {
-    const found = (await ctx.call("queues.existing", { tenantId, ids: [queueId] })) as number[];
+    const found = await call(ctx, "queues.existing", { tenantId, ids: [queueId] });
     if (!found.length) throw new AppError("ERR_QUEUE_NOT_FOUND", { field: "queueId" });
   }
 
@@ -174,14 +175,14 @@ export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, 
     async create(ctx: Ctx<{ contactId: number; connectionId?: number; queueId?: number; status?: "open" | "pending" }>) {
       const tenantId = ctx.meta.user?.tenantId;
       if (!tenantId) throw new AppError("ERR_SESSION_REQUIRED");
-      const contact = (await ctx.call("contacts.getInternal", { tenantId, id: ctx.params.contactId })) as { id: number } | null;
+      const contact = await call(ctx, "contacts.getInternal", { tenantId, id: ctx.params.contactId });
       if (!contact) throw new AppError("ERR_CONTACT_NOT_FOUND", { field: "contactId" });
       let connectionId = ctx.params.connectionId ?? null;
       if (connectionId) {
-        const c = (await ctx.call("connections.getInternal", { id: connectionId })) as { tenantId: number } | null;
+        const c = await call(ctx, "connections.getInternal", { id: connectionId });
         if (!c || c.tenantId !== tenantId) throw new AppError("ERR_CONNECTION_NOT_FOUND", { field: "connectionId" });
       } else {
-        const def = (await ctx.call("connections.defaultFor", { tenantId })) as { id: number } | null;
+        const def = await call(ctx, "connections.defaultFor", { tenantId });
         if (!def) throw new AppError("ERR_NO_DEFAULT_CONNECTION");
         connectionId = def.id;
       }
@@ -253,7 +254,7 @@ export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, 
 
     async remove(ctx: Ctx<{ id: number }>) {
       const { ticket, row } = await kit.loadVisible(ctx, ctx.params.id);
-      await ctx.call("messages.removeForTicket", { tenantId: row.tenantId, ticketId: row.id });
+      await call(ctx, "messages.removeForTicket", { tenantId: row.tenantId, ticketId: row.id });
       await sequelize.transaction(async (transaction) => {
         await TicketNote.destroy({ where: { tenantId: row.tenantId, ticketId: row.id }, transaction });
         await TicketLog.destroy({ where: { tenantId: row.tenantId, ticketId: row.id }, transaction });
