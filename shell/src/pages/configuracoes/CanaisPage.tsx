@@ -27,6 +27,9 @@ import { STATUS_BADGE, pluginLabel, type ConnectionView } from "./canais/types";
 import { useConnectionStatus } from "./canais/useConnectionStatus";
 import type { QueueView } from "./FilasPage";
 
+/** GET /plugins (admins): every installed plugin, also one switched off, with its name and looks. */
+type Installed = Pick<EnabledPlugin, "id" | "displayName"> & PluginLooks;
+
 /**
  * Settings › Canais: the tenant's connections with their live status (the socket's
  * connectionStatus events), connect / disconnect / reset, creation and editing with the
@@ -67,7 +70,6 @@ export default observer(function CanaisPage() {
   useConnectionStatus(root, tenantId, setRows, setQr, load);
 
   // Installed plugins (admins): names of the types whose plugin is switched off for the tenant.
-  type Installed = Pick<EnabledPlugin, "id" | "displayName"> & PluginLooks;
   const [installed, setInstalled] = useState<Installed[]>([]);
   useEffect(() => {
     root.api.get<Installed[]>("/plugins", { silent: true }).then(setInstalled, () => undefined);
