@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
 import type { AppConfig } from "@openatende/config";
 import { generateLicenceKeys, signLicence } from "./licence/token";
+import { call } from "./bus/call";
 
 export const DEMO = {
   tenantName: "Demo",
@@ -30,14 +31,14 @@ export interface SeedResult {
  * PREMIUM licence for the demo tenant, so the demo shows every module.
  */
 export async function seedIfEmpty(broker: ServiceBroker, config: AppConfig): Promise<SeedResult> {
-  const count = (await broker.call("tenants.count")) as number;
+  const count = await call(broker, "tenants.count", {});
   if (count > 0) return { created: false };
   const password = config.seedAdminPassword ?? DEMO.defaultPassword;
-  const tenant = (await broker.call("tenants.createInternal", { name: DEMO.tenantName, document: DEMO.document })) as { id: number };
-  const q1 = (await broker.call("queues.createInternal", { tenantId: tenant.id, name: "Atendimento" })) as { id: number };
-  const q2 = (await broker.call("queues.createInternal", { tenantId: tenant.id, name: "Financeiro" })) as { id: number };
-  const mk = (name: string, email: string, profile: string, queues: number[], isMaster = false) =>
-    broker.call("users.createInternal", { tenantId: tenant.id, name, email, password, profile, queues, isMaster });
+  const tenant = await call(broker, "tenants.createInternal", { name: DEMO.tenantName, document: DEMO.document });
+  const q1 = await call(broker, "queues.createInternal", { tenantId: tenant.id, name: "Atendimento" });
+  const q2 = await call(broker, "queues.createInternal", { tenantId: tenant.id, name: "Financeiro" });
+  const mk = (name: string, email: string, profile: "admin" | "super" | "supervisor" | "user", queues: number[], isMaster = false) =>
+    call(broker, "users.createInternal", { tenantId: tenant.id, name, email, password, profile, queues, isMaster });
   await mk("Administrador", DEMO.admin, "admin", [q1.id, q2.id]);
   await mk("Plataforma", DEMO.super, "super", [], true);
   await mk("Supervisora", DEMO.supervisor, "supervisor", [q1.id, q2.id]);
@@ -66,7 +67,7 @@ export async function seedIfEmpty(broker: ServiceBroker, config: AppConfig): Pro
       },
       fs.readFileSync(privFile, "utf8"),
     );
-    await broker.call("tenants.setLicenseToken", { id: tenant.id, token });
+    await call(broker, "tenants.setLicenseToken", { id: tenant.id, token });
   }
   return { created: true, tenantId: tenant.id, password, usedDefaultPassword: !config.seedAdminPassword };
 }

@@ -2,6 +2,7 @@ import type { Middleware, ActionSchema, ActionHandler, Context } from "moleculer
 import { AppError } from "../errors/app-error";
 import type { Meta } from "../types";
 import { Tier, tierAtLeast } from "../licence/tiers";
+import { call } from "../bus/call";
 
 /**
  * The one place where the `tier` action option is enforced: a call made for a tenant whose
@@ -22,7 +23,7 @@ export const LicenceMiddleware: Middleware = {
         const api = ctx.meta.$api;
         let tier: Tier = "FREE";
         try {
-          ({ tier } = (await ctx.call("licence.tier", { tenantId: user.tenantId }, { meta: { $api: false } })) as { tier: Tier });
+          ({ tier } = await call(ctx, "licence.tier", { tenantId: user.tenantId }, { meta: { $api: false } }));
         } catch {
           tier = "FREE"; // a failing licence check means FREE (spec §6)
         } finally {

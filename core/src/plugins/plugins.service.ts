@@ -15,6 +15,7 @@ import { PluginInstalls } from "./installs";
 import { createTenantPlugins } from "./tenant-plugins";
 import { installActions } from "./install-actions";
 import { DEFAULT_REMOTE_ENTRY, enabledView, looksOf, profileOf, pushPluginsChanged } from "./views";
+import { call } from "../bus/call";
 
 export interface PluginsServiceOptions {
   /** Extra folders whose subfolders are plugins, besides the repo's plugins/ (tests). */
@@ -73,7 +74,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
    */
   async function reconcile(svc: Service, ctx: Ctx, tenantId: number, id?: string): Promise<void> {
     try {
-      await ctx.call("connections.reconcilePlugins", id ? { tenantId, pluginId: id } : { tenantId });
+      await call(ctx, "connections.reconcilePlugins", id ? { tenantId, pluginId: id } : { tenantId });
     } catch (err) {
       svc.logger.warn(`tenant ${tenantId}: connections of plugin ${id ?? "*"} not reconciled: ${(err as Error).message}`);
     }
@@ -81,7 +82,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
 
   /** The super's routes: the tenant must exist (404 otherwise). */
   async function assertTenant(ctx: Ctx, tenantId: number): Promise<void> {
-    const t = (await ctx.call("tenants.getInternal", { id: tenantId })) as { status: string } | null;
+    const t = await call(ctx, "tenants.getInternal", { id: tenantId });
     if (!t || t.status === "deleted") throw new AppError("ERR_TENANT_NOT_FOUND", { id: tenantId });
   }
 

@@ -21,6 +21,7 @@ import { Tier, tierAtLeast } from "../licence/tiers";
 import { defineTenantPlugin } from "./model";
 import { AVAILABILITY_ERRORS } from "./availability";
 import type { LoadedPlugin, PluginRegistry } from "./registry";
+import { call } from "../bus/call";
 
 /** How long a tenant's plugin settings stay in a process's memory (a safety net: changes drop them at once). */
 const STATE_TTL_MS = 5_000;
@@ -56,7 +57,7 @@ export function createTenantPlugins(o: { sequelize: Sequelize; registry: () => P
 
   async function tenantTier(ctx: Ctx, tenantId: number): Promise<Tier> {
     try {
-      return ((await ctx.call("licence.tier", { tenantId })) as { tier: Tier }).tier;
+      return (await call(ctx, "licence.tier", { tenantId })).tier;
     } catch {
       return "FREE"; // a failing licence check means FREE (spec §6)
     }
