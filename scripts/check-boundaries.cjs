@@ -64,6 +64,7 @@ const PUBLIC = {
   realtime: ["push.ts"], // how any service pushes to the tenant's sockets
   files: ["store.ts"], // the tenant file store, shared by messages and channels
   auth: ["tokens.ts", "session-store.ts", "password.ts", "login-hours.ts"], // the gateway and realtime authenticate with them; users apply the password and login-hour rules
+  plugins: ["node-watch.ts"], // the plugin nodes' liveness, run by the outbox service on its own node
 };
 
 /** The one place allowed to name another domain's table: the row locks. */
@@ -78,9 +79,6 @@ const LOCK_HELPER = "core/src/db/row-locks.ts";
 const ALLOWED = [
   // Constants and types another domain needs, still in the owner's internal files (they belong
   // in the owner's contract.ts).
-  "domain-import core/src/channels/channels.service.ts → plugins/availability",
-  "domain-import core/src/connections/lifecycle.ts → plugins/availability",
-  "domain-import core/src/channels/outbox.service.ts → plugins/external",
   // A generic Redis limiter (the gateway's web-chat and login limits) kept in auth: belongs in lib/.
   "domain-import core/src/gateway/api.service.ts → auth/rate-limit",
   // Reads of another domain's table (to become an action of the owner).

@@ -22,7 +22,7 @@ import {
   type ResolvedToken,
   type StatusEvent,
 } from "@openatende/plugin-sdk";
-import { AVAILABILITY_ERRORS } from "../plugins/availability";
+import { AVAILABILITY_ERRORS } from "../plugins/contract";
 
 /** What the bridge keeps of a connection. */
 interface ConnectionRow {

@@ -7,7 +7,7 @@ import { call, defineService, serviceRunning } from "../bus/call";
 import type { ConnectionInfo } from "../connections/contract";
 import { defineOutbox, OUTBOX_OPS, OutboxOp, OutboxPayload, OutboxRow, reasonOf } from "./outbox";
 import { LOCK_MS, outboxFlusher } from "./outbox-flush";
-import { watchPluginNodes } from "../plugins/external";
+import { watchPluginNodes } from "../plugins/node-watch";
 
 /** How often waiting messages and plugin availability are looked at besides the events (ms). */
 const SWEEP_MS = 2000;

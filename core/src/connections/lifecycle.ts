@@ -5,7 +5,7 @@ import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { call, emit } from "../bus/call";
 import { pushRealtime, adminOnlyRoom } from "../realtime/push";
-import { AVAILABILITY_ERRORS } from "../plugins/availability";
+import { AVAILABILITY_ERRORS } from "../plugins/contract";
 import type { Connection, ConnectionRow } from "./model";
 import type { StatusApplied } from "./contract";
 

@@ -3,6 +3,8 @@
  * service they call (besides those the SDK declares for plugins, plugin-sdk helpers.ts), and
  * what the host asks of the catalogue it installs from.
  */
+import type { IsEnabledResult } from "@openatende/plugin-sdk";
+import type { ErrorCode } from "../errors/codes";
 
 /** What GET /plugins/installed (plugins.installed) answers per plugin installed from the marketplace. */
 export interface InstalledView {
@@ -38,3 +40,17 @@ export interface PluginsActions {
    */
   "marketplace.archive": { params: { id: string; version: string }; result: CatalogueArchive };
 }
+
+/**
+ * The error each "no" of plugins.availability is thrown as. Shared by the plugin host (which
+ * throws them) and by the services that stop a connection for the same reason (connections,
+ * channels), so they read it here, not in the plugins service.
+ */
+export const AVAILABILITY_ERRORS: Record<NonNullable<IsEnabledResult["reason"]>, ErrorCode> = {
+  unknown: "ERR_PLUGIN_NOT_FOUND",
+  refused: "ERR_PLUGIN_UNAVAILABLE",
+  version: "ERR_PLUGIN_VERSION_UNAVAILABLE",
+  not_allowed: "ERR_PLUGIN_NOT_ALLOWED",
+  disabled: "ERR_PLUGIN_DISABLED",
+  tier: "ERR_LICENSE_TIER_REQUIRED",
+};

@@ -1,7 +1,8 @@
 import { ServiceBroker, Errors } from "moleculer";
 import { loadConfig } from "@openatende/config";
 import * as os from "node:os";
-import { transporterOf, watchPluginNodes } from "./external";
+import { transporterOf } from "./external";
+import { watchPluginNodes } from "./node-watch";
 import { isPluginAway } from "../channels/outbox-contract";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -19,7 +19,7 @@ import { AppError } from "../errors/app-error";
 import type { Ctx } from "../types";
 import { Tier, tierAtLeast } from "../licence/tiers";
 import { defineTenantPlugin } from "./model";
-import { AVAILABILITY_ERRORS } from "./availability";
+import { AVAILABILITY_ERRORS } from "./contract";
 import type { LoadedPlugin, PluginRegistry } from "./registry";
 import { call } from "../bus/call";
 
