@@ -71,19 +71,12 @@ const PUBLIC = {
 const LOCK_HELPER = "core/src/db/row-locks.ts";
 
 /**
- * Violations known when the check was written, each being fixed by someone right now. An entry
- * is the violation's text as printed ("<rule> <file> → <what>", "size <file>"); a `*` in it
- * stands for any characters but a space (a domain's files while they are being split). The
- * list only shrinks: an entry that no longer matches is reported as stale, remove it.
+ * Known violations tolerated for a while (none today). An entry is the violation's text as
+ * printed ("<rule> <file> → <what>", "size <file>"); a `*` in it stands for any characters but
+ * a space. The list only shrinks: an entry that no longer matches is reported as stale. Adding
+ * one needs a reason in a comment beside it and a step that removes it.
  */
-const ALLOWED = [
-  // Constants and types another domain needs, still in the owner's internal files (they belong
-  // in the owner's contract.ts).
-  // A generic Redis limiter (the gateway's web-chat and login limits) kept in auth: belongs in lib/.
-  "domain-import core/src/gateway/api.service.ts → auth/rate-limit",
-  // Reads of another domain's table (to become an action of the owner).
-  "foreign-table core/src/lib/redis.ts → FROM installation (system)",
-];
+const ALLOWED = [];
 
 // ---------------------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
  * on one counted against the other.
  */
 import { startCore, createTenant, TestCore, TenantFixture, PASSWORD, uid } from "./helpers";
-import { readInstallationId } from "../src/lib/redis";
+import { readInstallationId } from "../src/system/installation";
 
 describe("two installations on one Redis", () => {
   let a: TestCore;

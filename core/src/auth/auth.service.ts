@@ -10,7 +10,7 @@ import type { UserRow } from "../users/contract";
 import { checkPassword, DUMMY_HASH, hashPassword, isStrongPassword } from "./password";
 import { withinLoginHours } from "./login-hours";
 import { randomToken, sha256, signAccessToken, verifyAccessToken } from "./tokens";
-import { hit } from "./rate-limit";
+import { hit } from "../lib/rate-limit";
 import { lockUserRow } from "../db/row-locks";
 import { broadcast, call, defineService } from "../bus/call";
 import { defineAuthModels } from "./model";

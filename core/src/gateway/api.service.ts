@@ -9,7 +9,7 @@ import { resolveLocale, Locale } from "../errors/catalogue";
 import { toHttpError } from "./errors";
 import { verifyAccessToken } from "../auth/tokens";
 import { readSessionState } from "../auth/session-store";
-import { hitAll, type RateLimitRule } from "../auth/rate-limit";
+import { hitAll, type RateLimitRule } from "../lib/rate-limit";
 import type { Access, AuthUser, Meta } from "../types";
 import { hasAccess } from "../middlewares/access.middleware";
 import { pluginRemotePath, sendShellFile, sendStatic } from "./static";

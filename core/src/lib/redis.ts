@@ -2,7 +2,6 @@ import Redis from "ioredis";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import type { AppConfig } from "@openatende/config";
-import { QueryTypes, type Sequelize } from "sequelize";
 
 /** A client of the shared Redis; with keyPrefix, every key it reads or writes is under it (ioredis adds it, EVAL's KEYS too). */
 export function createRedis(url: string, keyPrefix?: string): Redis {
@@ -13,17 +12,10 @@ export function createRedis(url: string, keyPrefix?: string): Redis {
  * The prefix of everything this installation keeps in Redis: NAMESPACE alone is not enough,
  * since two installations with different databases may share one Redis and one NAMESPACE
  * (the default), and their session ids, user ids and counters would meet. The installation id
- * is generated once and stored in the installation's database (migration 0015-installation).
+ * is generated once and stored in the installation's database (system/installation.ts).
  */
 export function installationPrefix(namespace: string, installationId: string): string {
   return `${namespace || "oa"}:${installationId}:`;
-}
-
-/** The installation's id, as its database stores it. */
-export async function readInstallationId(sequelize: Sequelize): Promise<string> {
-  const rows = (await sequelize.query("SELECT id FROM installation", { type: QueryTypes.SELECT })) as Array<{ id: string }>;
-  if (rows.length !== 1 || !rows[0]!.id) throw new Error(`the installation table must hold exactly one id (it holds ${rows.length}); it is written by migration 0015-installation`);
-  return rows[0]!.id;
 }
 
 async function ping(url: string): Promise<boolean> {
