@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import ApiGateway from "moleculer-web";
 import bodyParser from "body-parser";
 import type { ServiceSchema } from "moleculer";
+import { call, defineService } from "../bus/call";
 import type { CoreDeps } from "../deps";
 import { AppError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/codes";
@@ -13,11 +14,10 @@ import { hitAll, type RateLimitRule } from "../lib/rate-limit";
 import type { Access, AuthUser, Meta } from "../types";
 import { hasAccess } from "../middlewares/access.middleware";
 import { pluginRemotePath, sendShellFile, sendStatic } from "./static";
+import type { GatewayMethods, GatewayService, GatewaySettings, GatewayVars, Req } from "./types";
 
 export const SESSION_HEADER = "x-session-id";
 export const MAX_BODY = "50mb";
-
-type Req = IncomingMessage & { $ctx?: { meta: Meta }; $action?: { access?: string }; originalUrl?: string };
 
 function localeOf(req: IncomingMessage): Locale {
   const explicit = req.headers["x-locale"];
@@ -75,7 +75,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
     ...(cfg.publicUrl.startsWith("https:") ? ([["Strict-Transport-Security", "max-age=31536000; includeSubDomains"]] as Array<[string, string]>) : []),
   ];
 
-  function sendError(this: any, req: Req, res: ServerResponse, err: unknown) {
+  function sendError(this: GatewayService, req: Req, res: ServerResponse, err: unknown) {
     const locale = req.$ctx?.meta.locale ?? localeOf(req);
     const { status, body, internal } = toHttpError(err, locale);
     if (internal) this.logger.error(`${req.method} ${req.originalUrl ?? req.url} failed:`, err);
@@ -95,7 +95,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
   }
 
   /** Whether the route at url/method is an action declared `cors: "public"` (and anonymous). */
-  function isPublicCors(svc: any, url: string, method: string): boolean {
+  function isPublicCors(svc: GatewayService, url: string, method: string): boolean {
     const found = svc.resolveAlias(url, method) as { alias: { action?: string } } | false;
     if (!found || !found.alias.action) return false;
     const list = svc.broker.registry.getActionEndpoints(found.alias.action) as { endpoints?: Array<{ action: { cors?: string; access?: string } }> } | undefined;
@@ -124,7 +124,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
    * The four request steps in one route middleware: moleculer-web chains route middlewares
    * through promises, one hop each, and this path runs on every call.
    */
-  function requestPipeline(this: any, req: IncomingMessage & { parsedUrl?: string }, res: ServerResponse, done: (err?: unknown) => void) {
+  function requestPipeline(this: GatewayService, req: IncomingMessage & { parsedUrl?: string }, res: ServerResponse, done: (err?: unknown) => void) {
     for (let i = 0; i < API_HEADERS.length; i++) res.setHeader(API_HEADERS[i][0], API_HEADERS[i][1]);
     if (req.headers.origin !== undefined && !originAllowed(req)) {
       // Another site may call only actions that declare `cors: "public"` (anonymous, no
@@ -170,10 +170,10 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
     req.resume();
   }
 
-  return {
+  return defineService<GatewayMethods & GatewayVars, GatewaySettings>({
     name: "api",
     mixins: [ApiGateway as unknown as Partial<ServiceSchema>],
-    settings: <Record<string, unknown>>{
+    settings: <GatewaySettings>{
       port: cfg.port,
       ip: cfg.host,
       path: "/api",
@@ -230,12 +230,12 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
               ctx.meta.headers = picked;
             }
           },
-          onError(this: any, req: Req, res: ServerResponse, err: unknown) {
+          onError(this: GatewayService, req: Req, res: ServerResponse, err: unknown) {
             sendError.call(this, req, res, err);
           },
         },
       ],
-      onError(this: any, req: Req, res: ServerResponse, err: unknown) {
+      onError(this: GatewayService, req: Req, res: ServerResponse, err: unknown) {
         sendError.call(this, req, res, err);
       },
     },
@@ -265,7 +265,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
             items: { type: "object", props: { key: { type: "string", min: 1, max: 300 }, max: { type: "number", integer: true, positive: true }, windowSeconds: { type: "number", integer: true, positive: true, max: 86400 } } },
           },
         },
-        async handler(this: any, ctx: { params: { rules: RateLimitRule[] } }) {
+        async handler(ctx: { params: { rules: RateLimitRule[] } }) {
           try {
             const r = await hitAll(deps.redis(), ctx.params.rules);
             return { allowed: r.allowed, retryAfter: r.retryAfter, limited: r.limited };
@@ -280,12 +280,12 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
       // A plugin installed, upgraded, rolled back or removed: its UI folder moved.
       "plugins.installs.changed": {
         group: `api-plugins-${process.pid}-${Math.random().toString(36).slice(2, 10)}`,
-        handler(this: any) {
+        handler() {
           this.uiDirs?.clear();
         },
       },
     },
-    created(this: any) {
+    created() {
       quietCreated(this.logger);
       const uiDirs = new Map<string, { dir: string | null; at: number }>();
       this.uiDirs = uiDirs;
@@ -323,9 +323,8 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
         if (!sendShellFile(req, res, cfg.shellDir, urlPath)) next();
       };
     },
-    started(this: any) {
-      const server = this.server as import("node:http").Server | undefined;
-      server?.on("timeout", (socket: import("node:net").Socket & { _httpMessage?: ServerResponse & { req?: Req } }) => {
+    started() {
+      this.server?.on("timeout", (socket: import("node:net").Socket & { _httpMessage?: ServerResponse & { req?: Req } }) => {
         const res = socket._httpMessage;
         if (res && !res.headersSent && res.req) {
           sendError.call(this, res.req, res, new AppError("ERR_REQUEST_TIMEOUT"));
@@ -340,7 +339,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
        * them nothing of it: the body step must know whether the route is a stream alias
        * (`rest: { method, path, type: "stream" }`), whose body it must leave unread.
        */
-      routeHandler(this: any, ctx: unknown, route: unknown, req: Req & { $streamBody?: boolean }, res: ServerResponse, found?: { alias?: { type?: string } }) {
+      routeHandler(ctx: unknown, route: unknown, req: Req & { $streamBody?: boolean }, res: ServerResponse, found?: { alias?: { type?: string } }) {
         if (found?.alias?.type === "stream") req.$streamBody = true;
         return (ApiGateway as unknown as { methods: Record<string, (...a: unknown[]) => unknown> }).methods.routeHandler.call(this, ctx, route, req, res, found);
       },
@@ -350,7 +349,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
        * valid: an expired access token answers 403 (the client refreshes once and retries),
        * an ended session 401 with the reason's code.
        */
-      async authenticate(this: any, ctx: { meta: Meta & { rawToken?: string; sessionHeader?: string } }, _route: unknown, req: Req): Promise<AuthUser | null> {
+      async authenticate(ctx: { meta: Meta & { rawToken?: string; sessionHeader?: string } }, _route: unknown, req: Req): Promise<AuthUser | null> {
         const access = req.$action?.access ?? "user";
         const token = ctx.meta.rawToken;
         if (access === "public") return null;
@@ -366,20 +365,21 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
         return { id: c.sub, tenantId: c.tid, profile: c.prf, isMaster: c.mst, isSupport: c.sup, sessionId: c.sid };
       },
       /** Access before validation: a caller without the right profile learns nothing about the params. */
-      authorize(this: any, ctx: { meta: Meta }, _route: unknown, req: Req) {
+      authorize(ctx: { meta: Meta }, _route: unknown, req: Req) {
         const access = (req.$action?.access ?? "user") as Access;
         if (!hasAccess(access, ctx.meta)) throw new AppError("ERR_NO_PERMISSION", { required: access });
       },
       /** Redis first (one round trip, shared by every gateway node), the auth service when the key is missing. */
-      async sessionState(this: any, _ctx: unknown, sid: string): Promise<{ active: boolean; code?: ErrorCode }> {
+      async sessionState(_ctx: unknown, sid: string): Promise<{ active: boolean; code?: ErrorCode }> {
         try {
           const s = await readSessionState(deps.redis(), sid);
           if (s) return s;
         } catch (err) {
           this.logger.warn(`session store unavailable, asking the auth service: ${(err as Error).message}`);
         }
-        return (await this.broker.call("auth.sessionState", { sessionId: sid })) as { active: boolean; code?: ErrorCode };
+        const state = await call(this.broker, "auth.sessionState", { sessionId: sid });
+        return state as { active: boolean; code?: ErrorCode };
       },
     },
-  };
+  });
 }

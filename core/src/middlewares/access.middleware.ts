@@ -1,4 +1,4 @@
-import type { Middleware, ActionSchema, ActionHandler, Context } from "moleculer";
+import type { Middleware, Service, ActionSchema, ActionHandler, Context } from "moleculer";
 import { AppError } from "../errors/app-error";
 import { Access, Meta, isAdmin, isSuper } from "../types";
 
@@ -27,7 +27,7 @@ export const AccessMiddleware: Middleware = {
   name: "Access",
   localAction(next: ActionHandler, action: ActionSchema): ActionHandler {
     const access: Access = action.access ?? "user";
-    return function accessCheck(this: any, ctx: Context<unknown, Meta>) {
+    return function accessCheck(this: Service, ctx: Context<unknown, Meta>) {
       if (ctx.meta.$api) {
         ctx.meta.$api = false;
         if (!ctx.meta.user && access !== "public") {

@@ -1,4 +1,4 @@
-import type { Middleware, ActionSchema, ActionHandler, Context } from "moleculer";
+import type { Middleware, Service, ActionSchema, ActionHandler, Context } from "moleculer";
 import { AppError } from "../errors/app-error";
 import type { Meta } from "../types";
 import { Tier, tierAtLeast } from "../licence/tiers";
@@ -14,7 +14,7 @@ export const LicenceMiddleware: Middleware = {
   localAction(next: ActionHandler, action: ActionSchema): ActionHandler {
     const required = action.tier;
     if (!required || required === "FREE") return next;
-    return async function tierCheck(this: any, ctx: Context<unknown, Meta>) {
+    return async function tierCheck(this: Service, ctx: Context<unknown, Meta>) {
       const user = ctx.meta.user;
       if (user) {
         // The lookup is an internal call: it must neither be access-checked as the gateway's

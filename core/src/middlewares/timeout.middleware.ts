@@ -1,4 +1,4 @@
-import type { Middleware, ActionHandler, Context } from "moleculer";
+import type { Middleware, Service, ActionHandler, Context } from "moleculer";
 import { Errors } from "moleculer";
 
 interface Pending {
@@ -30,7 +30,7 @@ export function createTimeoutMiddleware(defaultTimeoutMs: number, tickMs = 250):
   }
 
   function wrap(next: ActionHandler): ActionHandler {
-    return function coarseTimeout(this: any, ctx: Context) {
+    return function coarseTimeout(this: Service, ctx: Context) {
       const ms = (ctx.options?.timeout as number | undefined) || defaultTimeoutMs;
       if (!ms || ms <= 0) return next.call(this, ctx);
       return new Promise((resolve, reject) => {
