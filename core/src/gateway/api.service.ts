@@ -96,7 +96,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
 
   /** Whether the route at url/method is an action declared `cors: "public"` (and anonymous). */
   function isPublicCors(svc: GatewayService, url: string, method: string): boolean {
-    const found = svc.resolveAlias(url, method) as { alias: { action?: string } } | false;
+    const found = svc.resolveAlias(url, method);
     if (!found || !found.alias.action) return false;
     const list = svc.broker.registry.getActionEndpoints(found.alias.action) as { endpoints?: Array<{ action: { cors?: string; access?: string } }> } | undefined;
     const action = list?.endpoints?.[0]?.action;

@@ -38,6 +38,6 @@ export const AccessMiddleware: Middleware = {
         }
       }
       return next.call(this, ctx);
-    } as ActionHandler;
+    };
   },
 };

@@ -34,6 +34,6 @@ export const LicenceMiddleware: Middleware = {
         }
       }
       return next.call(this, ctx);
-    } as ActionHandler;
+    };
   },
 };

@@ -47,7 +47,7 @@ export function createTimeoutMiddleware(defaultTimeoutMs: number, tickMs = 250):
           },
         );
       });
-    } as ActionHandler;
+    };
   }
 
   return {
