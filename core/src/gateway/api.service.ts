@@ -294,7 +294,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
         if (hit && Date.now() - hit.at < 10_000) return hit.dir;
         let dir: string | null = null;
         try {
-          dir = (await this.broker.call("plugins.uiDir", { id })) as string | null;
+          dir = await call(this.broker, "plugins.uiDir", { id });
         } catch {
           dir = null;
         }

@@ -34,6 +34,8 @@ export interface CatalogueArchive {
 
 export interface PluginsActions {
   "plugins.installed": { params: Record<string, never>; result: InstalledView[] };
+  /** The folder of a plugin's built UI remote (the gateway serves its files); null when it has none. */
+  "plugins.uiDir": { params: { id: string }; result: string | null };
   /**
    * The catalogue the plugin host installs from: a service package answers it (the
    * marketplace), checked against the checksum it recorded.
