@@ -108,6 +108,15 @@ describe.each([["nats"], ["tcp"]] as const)("channel-telegram in its own process
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ status: "sent", fromMe: true });
     expect(textsAtTelegram()).toEqual(["Oi! Em que posso ajudar?"]);
+    // The node (told no INSTALLATION_PREFIX) asked the core for it: the plugin's sent log is
+    // under the installation's prefix, not under the namespace alone.
+    const redis = new Redis(t.config.redisUrl);
+    try {
+      expect((await redis.keys(`${t.core.deps.redisPrefix()}channel-telegram:sent:*`)).length).toBe(1);
+      expect(await redis.keys(`${namespace}:channel-telegram:*`)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
   }, 60_000);
 
   it("a 1.5 MB photo crosses the transporter both ways, in chunks, without a shared data folder", async () => {

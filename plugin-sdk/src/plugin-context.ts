@@ -1,6 +1,6 @@
 /**
  * What a plugin knows of the platform it runs in, without importing the core's configuration:
- * the Redis it may keep state in, the namespace that prefixes its keys, the data folder, the
+ * the Redis it may keep state in, the prefix of its keys there (redisPrefix), the data folder, the
  * product's public URL, the address of its own database. Whoever starts the plugin's service
  * puts it in the service's settings under PLUGIN_CONTEXT_SETTING: the core's plugin host for a
  * plugin in the core's process, the plugin node (core/src/bin/plugin-node.ts) for a plugin in a
@@ -8,7 +8,8 @@
  * process in the node's INFO packet (the Redis and database URLs may carry a password).
  *
  *   created() {
- *     const { redisUrl, namespace } = pluginContext(this);
+ *     const { redisUrl, redisPrefix } = pluginContext(this);
+ *     // every key: `${redisPrefix}:<plugin id>:…`
  *   }
  *
  * How to extend: add optional fields only (a plugin built for an older SDK ignores them).
@@ -17,8 +18,19 @@ import type { ServiceSchema } from "moleculer";
 import type { PluginDatabaseAddress } from "./data/contract";
 
 export interface PluginContext {
-  /** Moleculer namespace of the deployment: the prefix of the plugin's own Redis keys. */
+  /**
+   * Moleculer namespace of the deployment. Not a Redis prefix any more (see redisPrefix): kept
+   * for plugins built before it, and to find keys such a plugin left (`<namespace>:<plugin id>:…`).
+   */
   namespace: string;
+  /**
+   * The one prefix every Redis key of the plugin starts with: `<namespace>:<installation id>`
+   * (no trailing colon; a plugin's keys are `${redisPrefix}:<plugin id>:…`). NAMESPACE alone is
+   * not enough: two installations with different databases may share one Redis and one
+   * NAMESPACE, and their tenant and connection ids would meet. The host fills it; a context
+   * from a host older than this field gets `namespace` (pluginContext, withPluginContext).
+   */
+  redisPrefix: string;
   /** Redis the plugin may keep its state in (redis://…). */
   redisUrl: string;
   /** The platform's data folder as this process sees it (absolute). */
@@ -46,13 +58,20 @@ export const PLUGIN_CONTEXT_SETTING = "$platform";
 
 const CONTEXT_FIELDS: Array<keyof PluginContext> = ["namespace", "redisUrl", "dataDir", "publicUrl", "localFiles", "external"];
 
+/** What a host hands withPluginContext: redisPrefix may be left out (then it is `namespace`, the keys of hosts before it). */
+export type PluginContextInput = Omit<PluginContext, "redisPrefix"> & { redisPrefix?: string };
+
+function withRedisPrefix(ctx: PluginContextInput): PluginContext {
+  return { ...ctx, redisPrefix: ctx.redisPrefix || ctx.namespace };
+}
+
 /** A plugin's service schema with the context in its settings (what hosts and plugin nodes create). */
-export function withPluginContext<S extends ServiceSchema>(schema: S, context: PluginContext): S {
+export function withPluginContext<S extends ServiceSchema>(schema: S, context: PluginContextInput): S {
   const settings = { ...((schema.settings as Record<string, unknown> | undefined) ?? {}) };
   const secure = Array.isArray(settings.$secureSettings) ? (settings.$secureSettings as string[]) : [];
   return {
     ...schema,
-    settings: { ...settings, [PLUGIN_CONTEXT_SETTING]: { ...context }, $secureSettings: [...new Set([...secure, PLUGIN_CONTEXT_SETTING])] },
+    settings: { ...settings, [PLUGIN_CONTEXT_SETTING]: withRedisPrefix(context), $secureSettings: [...new Set([...secure, PLUGIN_CONTEXT_SETTING])] },
   };
 }
 
@@ -68,5 +87,5 @@ export function pluginContext(service: { settings?: unknown; fullName?: string; 
   const ctx = (service.settings as Record<string, unknown> | undefined)?.[PLUGIN_CONTEXT_SETTING] as Partial<PluginContext> | undefined;
   const missing = !ctx || CONTEXT_FIELDS.some((f) => ctx[f] === undefined);
   if (missing) throw new PluginContextMissingError(service.fullName ?? service.name ?? "plugin");
-  return ctx as PluginContext;
+  return withRedisPrefix(ctx as PluginContextInput);
 }

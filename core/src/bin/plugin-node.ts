@@ -18,6 +18,12 @@
  * node runs its pending migrations before the plugin's service starts (a failing one refuses
  * the plugin, exit 2). The database is named from DATABASE_URL, or is PLUGIN_DATABASE_URL,
  * which the plugin host gives the node of an installed plugin (one plugin per node then).
+ *
+ * The plugins' Redis keys belong to the installation (their context's redisPrefix, made of
+ * NAMESPACE and the installation's id, which the installation's database keeps): a node
+ * spawned by the core is told the core's prefix (INSTALLATION_PREFIX); a node started on its
+ * own (cluster mode) asks the core's plugin host for it (plugins.installationPrefix) before
+ * loading its plugins.
  */
 import * as os from "node:os";
 import * as path from "node:path";
@@ -27,6 +33,7 @@ import { loadPlugins } from "../plugins/loader";
 import { inspectPluginFolder } from "../plugins/discovery";
 import { pluginContextOf, transporterOf } from "../plugins/external";
 import { pluginDataPreparer } from "../plugins/data";
+import type { ResultOf } from "../bus/call";
 import { AccessMiddleware } from "../middlewares/access.middleware";
 import { LicenceMiddleware } from "../middlewares/licence.middleware";
 import { createTimeoutMiddleware } from "../middlewares/timeout.middleware";
@@ -52,6 +59,21 @@ function parseArgs(argv: string[]): { ids: string[]; dirs: string[]; folders: st
   }
   if (!ids.length && !folders.length) throw new Error("name at least one plugin id (tsx core/src/bin/plugin-node.ts channel-telegram) or a --folder");
   return { ids: [...new Set(ids)], dirs, folders };
+}
+
+/**
+ * The core's Redis prefix (`<namespace>:<installation id>:`): given by the core that spawned
+ * this node, or asked of the core's plugin host (a node started on its own needs no access to
+ * the core's database for it).
+ */
+async function installationPrefixOf(broker: ServiceBroker, log: (m: string) => void): Promise<string> {
+  const given = process.env.INSTALLATION_PREFIX?.trim();
+  if (given) return given;
+  log("asking the core's plugin host for the installation's Redis prefix…");
+  await broker.waitForServices(["plugins"], 120_000);
+  const prefix = (await broker.call("plugins.installationPrefix", {})) as ResultOf<"plugins.installationPrefix">;
+  if (typeof prefix !== "string" || !prefix) throw new Error("the core's plugin host gave no installation prefix");
+  return prefix;
 }
 
 async function main() {
@@ -84,13 +106,14 @@ async function main() {
     middlewares: [AccessMiddleware, LicenceMiddleware, createTimeoutMiddleware(config.requestTimeoutMs)],
   });
   await broker.start();
+  const prefix = await installationPrefixOf(broker, log);
 
   // With --folder only, that folder is the whole list: the repo's plugins are not looked at.
   const registry = await loadPlugins(broker, {
     dirs: args.ids.length ? [path.join(config.rootDir, "plugins"), path.join(config.dataDir, "plugins"), ...args.dirs] : [],
     folders: args.folders,
     only: args.ids.length ? [...args.ids, ...args.folders.map((f) => inspectPluginFolder(f)).flatMap((r) => (r.ok ? [r.manifest.id] : [r.id]))] : undefined,
-    context: pluginContextOf(config, { external: true }),
+    context: pluginContextOf(config, { external: true, installationPrefix: prefix }),
     data: pluginDataPreparer(config, log),
     onLoaded: (p) => log(`loaded ${p.id} ${p.version} as ${p.service} (${p.folder})`),
     onRefused: (p) => console.error(`[plugin-node] refused ${p.id} (${p.folder}): ${p.reason}`),

@@ -52,7 +52,7 @@ async function main() {
   let supervisor: PluginNodeSupervisor | undefined;
   const runsHost = config.services.includes("all") || config.services.includes("plugins");
   if (config.pluginsExternal.length && config.mode === "embedded" && runsHost) {
-    supervisor = new PluginNodeSupervisor({ config, transporter: transporterForPluginNodes(config, core.broker), log });
+    supervisor = new PluginNodeSupervisor({ config, transporter: transporterForPluginNodes(config, core.broker), installationPrefix: core.deps.redisPrefix(), log });
     supervisor.start(config.pluginsExternal);
     log(`plugin nodes: ${config.pluginsExternal.join(", ")}`);
   }

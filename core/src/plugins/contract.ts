@@ -37,6 +37,11 @@ export interface PluginsActions {
   /** The folder of a plugin's built UI remote (the gateway serves its files); null when it has none. */
   "plugins.uiDir": { params: { id: string }; result: string | null };
   /**
+   * The installation's Redis prefix (`<namespace>:<installation id>:`, lib/redis.ts): a plugin
+   * node started without INSTALLATION_PREFIX asks it, its plugins' keys go under it.
+   */
+  "plugins.installationPrefix": { params: Record<string, never>; result: string };
+  /**
    * The catalogue the plugin host installs from: a service package answers it (the
    * marketplace), checked against the checksum it recorded.
    */

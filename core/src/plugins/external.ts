@@ -84,15 +84,28 @@ export function transporterForPluginNodes(config: AppConfig, broker: ServiceBrok
 /**
  * The platform context a plugin service gets (SDK `pluginContext`): in the core's process the
  * core's files are at hand; a plugin node reads them through the core (`readMedia`).
+ * `installationPrefix` is the core's Redis prefix (lib/redis.ts installationPrefix, read from
+ * the installation's database): the plugin's keys go under it too, so two installations
+ * sharing one Redis keep apart in the plugins' keys as in the core's.
  */
-export function pluginContextOf(config: AppConfig, where: { external: boolean }): PluginContext {
-  return { namespace: config.namespace, redisUrl: config.redisUrl, dataDir: config.dataDir, publicUrl: config.publicUrl, localFiles: !where.external, external: where.external };
+export function pluginContextOf(config: AppConfig, where: { external: boolean; installationPrefix: string }): PluginContext {
+  return {
+    namespace: config.namespace,
+    redisPrefix: where.installationPrefix.replace(/:$/, ""),
+    redisUrl: config.redisUrl,
+    dataDir: config.dataDir,
+    publicUrl: config.publicUrl,
+    localFiles: !where.external,
+    external: where.external,
+  };
 }
 
 export interface SupervisorOptions {
   config: AppConfig;
   /** The TRANSPORTER the plugin nodes join (transporterForPluginNodes). */
   transporter: string;
+  /** The core's Redis prefix (deps.redisPrefix()): its nodes' plugins keep their keys under it (INSTALLATION_PREFIX). */
+  installationPrefix?: string;
   log(msg: string): void;
   /** Backoff between restarts, ms (default 1 s doubling to 30 s; reset after a minute up). */
   backoffMs?: { min: number; max: number };
@@ -172,7 +185,7 @@ export class PluginNodeSupervisor {
     const entry = path.join(config.rootDir, "core/src/bin/plugin-node.ts");
     const proc = spawn(process.execPath, [...tsxImport(config.rootDir), entry, ...child.args], {
       cwd: config.rootDir,
-      env: childEnv({ TRANSPORTER: this.opts.transporter, NAMESPACE: config.namespace, NODE_ID: undefined, TRANSPORTER_PORT: undefined, PLUGINS_EXTERNAL: undefined, SERVICES: undefined, ...child.env }),
+      env: childEnv({ TRANSPORTER: this.opts.transporter, NAMESPACE: config.namespace, INSTALLATION_PREFIX: this.opts.installationPrefix, NODE_ID: undefined, TRANSPORTER_PORT: undefined, PLUGINS_EXTERNAL: undefined, SERVICES: undefined, ...child.env }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.proc = proc;

@@ -49,6 +49,8 @@ export interface InstallsOptions {
   startTimeoutMs?: number;
   /** Redis, for the lock that makes one plugin host of the deployment run the installed plugins' nodes. */
   redis(): Redis;
+  /** The core's Redis prefix: the installed plugins' nodes keep their keys under it (their context's redisPrefix). */
+  redisPrefix?(): string;
   /** How long the host lock lives without renewal (ms, default 15 s; renewed every third of it). */
   hostLockMs?: number;
 }
@@ -107,6 +109,7 @@ export class PluginInstalls {
       this.supervisor = new PluginNodeSupervisor({
         config: this.o.config,
         transporter: transporterForPluginNodes(this.o.config, this.o.broker),
+        installationPrefix: this.o.redisPrefix?.(),
         log: (m) => this.o.log.info(m),
       });
     }

@@ -95,7 +95,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         dirs,
         startTimeoutMs: opts.startTimeoutMs,
         external: deps.config.pluginsExternal,
-        context: pluginContextOf(deps.config, { external: false }),
+        context: pluginContextOf(deps.config, { external: false, installationPrefix: deps.redisPrefix() }),
         data: pluginDataPreparer(deps.config, (m) => this.logger.info(`Plugin data: ${m}`)),
         onLoaded: (p) => this.logger.info(`Plugin ${p.external ? "listed (it runs in a plugin node of its own)" : "loaded"}: ${p.id} ${p.version} as ${p.service} (${p.folder})`),
         onRefused: (p) => this.logger.warn(`Plugin refused: ${p.id} (${p.folder}): ${p.reason}`),
@@ -108,6 +108,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         registry: () => registry,
         isBundledFolder: (folder) => folder.startsWith(bundledDir + path.sep),
         redis: deps.redis,
+        redisPrefix: deps.redisPrefix,
       });
       await installs.start();
       const refused = registry.records().filter((r) => r.status === "refused").length;
@@ -304,6 +305,15 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         params: {},
         handler() {
           return registry.records();
+        },
+      },
+
+      /** The installation's Redis prefix, for plugin nodes (their plugins' redisPrefix). */
+      installationPrefix: {
+        visibility: "public",
+        params: {},
+        handler() {
+          return deps.redisPrefix();
         },
       },
 

@@ -25,7 +25,7 @@ import {
 import { DefinedPlugin, isDefinedPlugin, pluginServiceName } from "../define-plugin";
 import { callChannel } from "../helpers";
 import { createFakeCore, FakeCore } from "./fake-core";
-import { PluginContext, withPluginContext } from "../plugin-context";
+import { PluginContext, PluginContextInput, withPluginContext } from "../plugin-context";
 
 export class ConformanceError extends Error {
   constructor(message: string) {
@@ -152,7 +152,8 @@ function expectStatusResult(action: string, res: unknown): StatusResult {
   return res;
 }
 
-function defaultContext(): PluginContext {
+/** No redisPrefix: the plugin's keys go under the namespace (the test's own, which it may name). */
+function defaultContext(): PluginContextInput {
   return {
     namespace: `conformance-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     redisUrl: "redis://127.0.0.1:6379",

@@ -13,6 +13,7 @@ import { PluginContext, withPluginContext } from "../plugin-context";
 
 const context = (database?: PluginContext["database"]): PluginContext => ({
   namespace: "t",
+  redisPrefix: "t",
   redisUrl: "redis://127.0.0.1:6379",
   dataDir: "/tmp",
   publicUrl: "http://x.test",

@@ -88,7 +88,7 @@ export class EmailChannel {
 
   store(): EmailStore {
     if (!this.emailStore) {
-      const { redisUrl, namespace } = this.opts.context;
+      const { redisUrl, redisPrefix, namespace } = this.opts.context;
       this.emailStore = new EmailStore(() => {
         if (!this.redis) {
           const IORedis = lazy.ioredis();
@@ -96,7 +96,7 @@ export class EmailChannel {
           this.redis.on("error", (err: Error) => this.log.debug(`redis: ${err.message}`));
         }
         return this.redis;
-      }, namespace);
+      }, redisPrefix, namespace);
     }
     return this.emailStore;
   }

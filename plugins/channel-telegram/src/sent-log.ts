@@ -21,7 +21,7 @@ const TTL_SECONDS = 7 * 86400;
 
 export interface SentLogOptions {
   redisUrl?: string;
-  /** Key prefix: "<namespace>:channel-telegram". */
+  /** Key prefix: "<redisPrefix>:channel-telegram" (the plugin context's redisPrefix). */
   prefix: string;
   log: { warn(...a: unknown[]): void };
 }

@@ -48,7 +48,12 @@ export const telegramChannelPlugin = definePlugin({
         logger: this.logger,
         pollTimeoutSec: this.settings.pollTimeoutSec,
         context,
-        sentLog: new SentLog({ redisUrl: context.redisUrl, prefix: `${context.namespace}:channel-telegram`, log: this.logger }),
+        // Under the installation's prefix. What was logged under the namespace alone (before
+        // redisPrefix) is not carried over: an entry only answers a message the core hands over
+        // again because the answer of its send was lost, which happens in the moments around a
+        // crash; after an upgrade the one send exposed is one cut by the upgrade's own restart,
+        // as exposed as to a kill at that moment. The old entries expire on their own (7 days).
+        sentLog: new SentLog({ redisUrl: context.redisUrl, prefix: `${context.redisPrefix}:channel-telegram`, log: this.logger }),
       });
     },
     async stopped(this: any) {

@@ -101,7 +101,11 @@ export function createWhatsAppPlugin(options: WhatsAppPluginOptions = {}): Defin
         const manager = new SessionManager({
           core,
           data: () => (options.openData ? options.openData(this) : openPluginData(this)),
-          locks: new OwnerLocks({ redis, prefix: `${context.namespace}:${pkg.platform.id}`, nodeId, ttlMs: options.lockTtlMs, clock, log }),
+          // Under the installation's prefix. The owner locks live seconds (renewed by their node): a
+          // lock of before redisPrefix is simply not seen, and expires. The fence counters and the
+          // wanted registry are durable (a fence lower than the one the session's row holds is
+          // refused by auth-state.ts): OwnerLocks carries those over from legacyPrefix.
+          locks: new OwnerLocks({ redis, prefix: `${context.redisPrefix}:${pkg.platform.id}`, legacyPrefix: `${context.namespace}:${pkg.platform.id}`, nodeId, ttlMs: options.lockTtlMs, clock, log }),
           factory,
           clock,
           random: options.random ?? Math.random,

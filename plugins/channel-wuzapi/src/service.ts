@@ -76,7 +76,7 @@ export const wuzapiChannelPlugin = definePlugin({
         core: { call: (action, params, opts) => this.broker.call(action, params, { ...(opts ?? {}), caller: this.fullName }) },
         logger: this.logger,
         context,
-        store: new PluginStore({ redisUrl: context.redisUrl, prefix: `${context.namespace}:channel-wuzapi`, log: this.logger }),
+        store: new PluginStore({ redisUrl: context.redisUrl, prefix: `${context.redisPrefix}:channel-wuzapi`, legacyPrefix: `${context.namespace}:channel-wuzapi`, log: this.logger }),
         timing: (): Timing => ({ pollMs: this.settings.pollMs, healthMs: this.settings.healthMs, retryMs: this.settings.retryMs }),
       });
     },

@@ -12,6 +12,13 @@
  * Keys hold the connection's token (random, made with the connection), so another
  * installation on the same Redis, or a message id a new database hands out again, is another
  * key. Without Redis (no URL) nothing is remembered and every send goes out.
+ *
+ * They are under the plugin context's redisPrefix (`<namespace>:<installation id>`), like every
+ * plugin's. Of the keys written before it (under `<namespace>` alone, `legacyPrefix`) the
+ * message book is carried over, renamed when a lookup misses under the new name: its entries
+ * serve replies and reactions for a month. The sent log is not: an entry only answers a message
+ * the core hands over again because its answer was lost, in the moments around a crash, and
+ * the old entries expire on their own.
  */
 import { createHash } from "node:crypto";
 import type Redis from "ioredis";
@@ -24,8 +31,10 @@ const BOOK_TTL_SECONDS = 30 * 86400;
 
 export interface StoreOptions {
   redisUrl?: string;
-  /** "<namespace>:channel-wuzapi" */
+  /** "<redisPrefix>:channel-wuzapi" (the plugin context's redisPrefix) */
   prefix: string;
+  /** "<namespace>:channel-wuzapi": where the message book was kept before redisPrefix. */
+  legacyPrefix?: string;
   log: { warn(...a: unknown[]): void };
 }
 
@@ -99,7 +108,15 @@ export class PluginStore {
   }
 
   async authorOf(connection: string, providerMessageId: string): Promise<string | null> {
-    return this.get(`${this.opts.prefix}:msg:${connection}:${providerMessageId}`);
+    const key = `${this.opts.prefix}:msg:${connection}:${providerMessageId}`;
+    const known = await this.get(key);
+    const legacy = this.opts.legacyPrefix;
+    if (known !== null || !legacy || legacy === this.opts.prefix) return known;
+    // Renamed, not copied: the entry keeps its expiry, and is carried over once.
+    const carried = await this.client()
+      ?.renamenx(`${legacy}:msg:${connection}:${providerMessageId}`, key)
+      .catch(() => 0); // "no such key": nothing was kept there either
+    return carried ? this.get(key) : null;
   }
 
   async close(): Promise<void> {

@@ -16,7 +16,7 @@ import { uid } from "./mail";
 
 export const SERVICE = "v1.channel-email";
 
-/** Removes what a test run left in Redis under its namespace. */
+/** Removes what a test run left in Redis under its namespace (with or without an installation id after it). */
 export async function dropRedisNamespace(namespace: string, url = "redis://127.0.0.1:6379"): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const IORedis = require("ioredis") as typeof import("ioredis").default;
@@ -24,7 +24,7 @@ export async function dropRedisNamespace(namespace: string, url = "redis://127.0
   try {
     let cursor = "0";
     do {
-      const [next, keys] = await r.scan(cursor, "MATCH", `${namespace}:channel-email:*`, "COUNT", 500);
+      const [next, keys] = await r.scan(cursor, "MATCH", `${namespace}:*channel-email:*`, "COUNT", 500);
       if (keys.length) await r.del(...keys);
       cursor = next;
     } while (cursor !== "0");
@@ -40,8 +40,11 @@ let current: PluginContext | null = null;
  * namespace and data folder. The harness and the conformance kit hand it to the service.
  */
 export function useTestContext(): PluginContext {
+  const namespace = `oa-email-${uid()}`;
   current = {
-    namespace: `oa-email-${uid()}`,
+    namespace,
+    // As a host gives it: the installation's id after the namespace.
+    redisPrefix: `${namespace}:installation-${uid()}`,
     redisUrl: "redis://127.0.0.1:6379",
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "oa-email-data-")),
     publicUrl: "http://localhost",

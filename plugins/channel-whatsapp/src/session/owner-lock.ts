@@ -13,6 +13,13 @@
  * - the "wanted" registry lists the sessions the cluster should run (connect adds, disconnect
  *   removes): a node that finds a wanted session without a holder takes it, so sessions move
  *   to another node when theirs stops or dies.
+ *
+ * Keys are under the plugin context's redisPrefix (`<namespace>:<installation id>`). Those of
+ * before it (under `<namespace>` alone, `legacyPrefix`) are carried over where they outlive a
+ * restart: a session's fence counter (a new counter starting at 1 would be refused by the
+ * session's stored state, whose fence is higher) and the wanted registry; a lock lives seconds
+ * and is not carried, but one still held under the old name by a node of the version before is
+ * respected while it lives (a rolling upgrade does not give a session two owners).
  */
 import type Redis from "ioredis";
 import type { ConnectionRef } from "@openatende/plugin-sdk";
@@ -20,6 +27,12 @@ import type { Clock, TimerHandle } from "./clock";
 
 const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+/** Old fence counter (KEYS[1]) into the new one (KEYS[2]): the higher of both, the old one gone. */
+const CARRY_FENCE =
+  "local o = tonumber(redis.call('get', KEYS[1]) or '0') local n = tonumber(redis.call('get', KEYS[2]) or '0') if o > n then redis.call('set', KEYS[2], o) end return redis.call('del', KEYS[1])";
+/** Old wanted registry (KEYS[1]) into the new one (KEYS[2]): entries the new one lacks, the old one gone. */
+const CARRY_WANTED =
+  "local f = redis.call('hgetall', KEYS[1]) for i = 1, #f, 2 do redis.call('hsetnx', KEYS[2], f[i], f[i + 1]) end return redis.call('del', KEYS[1])";
 
 export interface Holder {
   nodeId: string;
@@ -37,8 +50,10 @@ export interface WantedSession extends ConnectionRef {
 
 export interface OwnerLocksOptions {
   redis: Redis;
-  /** Key prefix: "<namespace>:channel-whatsapp". */
+  /** Key prefix: "<redisPrefix>:channel-whatsapp" (the plugin context's redisPrefix). */
   prefix: string;
+  /** The prefix of before redisPrefix ("<namespace>:channel-whatsapp"), whose durable keys are carried over. */
+  legacyPrefix?: string;
   nodeId: string;
   /** Lock lifetime without renewal (default 30 s). */
   ttlMs?: number;
@@ -129,6 +144,9 @@ export class OwnerLocks {
   readonly nodeId: string;
   readonly log: OwnerLocksOptions["log"];
   private readonly prefix: string;
+  private readonly legacyPrefix: string | undefined;
+  /** What this process carried over already (fence counters by session, "wanted"). */
+  private readonly carried = new Set<string>();
 
   constructor(opts: OwnerLocksOptions) {
     this.redis = opts.redis;
@@ -136,7 +154,17 @@ export class OwnerLocks {
     this.ttlMs = opts.ttlMs ?? 30_000;
     this.nodeId = opts.nodeId;
     this.prefix = opts.prefix;
+    this.legacyPrefix = opts.legacyPrefix && opts.legacyPrefix !== opts.prefix ? opts.legacyPrefix : undefined;
     this.log = opts.log;
+  }
+
+  /** Carries the key `suffix` of before redisPrefix over (once per process). */
+  private async carry(suffix: string, script: string): Promise<string> {
+    const key = `${this.prefix}:${suffix}`;
+    if (!this.legacyPrefix || this.carried.has(suffix)) return key;
+    await this.redis.eval(script, 2, `${this.legacyPrefix}:${suffix}`, key);
+    this.carried.add(suffix);
+    return key;
   }
 
   private lockKey(ref: ConnectionRef): string {
@@ -146,8 +174,9 @@ export class OwnerLocks {
   /** Takes the session's lock, or null when another node holds it. */
   async acquire(ref: ConnectionRef): Promise<OwnerLock | null> {
     const key = this.lockKey(ref);
-    if (await this.redis.exists(key)) return null;
-    const fence = await this.redis.incr(`${this.prefix}:fence:${refKey(ref)}`);
+    const held = this.legacyPrefix ? [key, `${this.legacyPrefix}:owner:${refKey(ref)}`] : [key];
+    if (await this.redis.exists(...held)) return null;
+    const fence = await this.redis.incr(await this.carry(`fence:${refKey(ref)}`, CARRY_FENCE));
     const value = `${this.nodeId}|${fence}`;
     const ok = await this.redis.set(key, value, "PX", this.ttlMs, "NX");
     return ok === "OK" ? new OwnerLock(this, ref, fence, key, value) : null;
@@ -159,24 +188,24 @@ export class OwnerLocks {
 
   // --- the sessions the cluster should run ----------------------------------------------------
 
-  private get wantedKey(): string {
-    return `${this.prefix}:wanted`;
+  private wantedKey(): Promise<string> {
+    return this.carry("wanted", CARRY_WANTED);
   }
 
   async want(s: WantedSession): Promise<void> {
-    await this.redis.hset(this.wantedKey, refKey(s), JSON.stringify(s));
+    await this.redis.hset(await this.wantedKey(), refKey(s), JSON.stringify(s));
   }
 
   async unwant(ref: ConnectionRef): Promise<void> {
-    await this.redis.hdel(this.wantedKey, refKey(ref));
+    await this.redis.hdel(await this.wantedKey(), refKey(ref));
   }
 
   async isWanted(ref: ConnectionRef): Promise<boolean> {
-    return (await this.redis.hexists(this.wantedKey, refKey(ref))) === 1;
+    return (await this.redis.hexists(await this.wantedKey(), refKey(ref))) === 1;
   }
 
   async wanted(): Promise<WantedSession[]> {
-    const all = await this.redis.hgetall(this.wantedKey);
+    const all = await this.redis.hgetall(await this.wantedKey());
     const out: WantedSession[] = [];
     for (const v of Object.values(all)) {
       try {
