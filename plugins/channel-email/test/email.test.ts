@@ -3,7 +3,7 @@
  * a real Dovecot holding the support mailbox and a local SMTP server receiving the replies.
  * Everything is checked through the API an agent or admin uses.
  */
-import { withPluginContext, type InboundMessage, type InboundResult } from "@openatende/plugin-sdk";
+import { pluginContext, withPluginContext, type InboundMessage, type InboundResult } from "@openatende/plugin-sdk";
 import { startCore, createTenant, TestCore, TenantFixture, Auth } from "@openatende/core/testkit";
 import plugin from "../src/service";
 import { Dovecot, DovecotUser, freePort, startDovecot } from "./support/dovecot";
@@ -243,9 +243,12 @@ describe("restart of the plugin", () => {
     for (const id of down) await dv.append(support, await compose({ from: "ana@customer.test", to: "support@support.test", subject: "Enquanto parado", text: id, messageId: id }));
 
     const b = t.core.broker;
-    await b.destroyService(b.getLocalService({ name: "channel-email", version: 1 })!);
-    // Started again the way the plugin host starts it: with the platform context.
-    b.createService(withPluginContext(plugin.schema, { namespace: t.config.namespace, redisUrl: t.config.redisUrl, dataDir: t.config.dataDir, publicUrl: t.config.publicUrl, localFiles: true, external: false }));
+    const before = b.getLocalService({ name: "channel-email", version: 1 })!;
+    // Started again the way the plugin host starts it: with the platform context it gave (its
+    // Redis keys under the installation's prefix, where the cursor is).
+    const context = pluginContext(before);
+    await b.destroyService(before);
+    b.createService(withPluginContext(plugin.schema, context));
     await b.waitForServices(["v1.channel-email"]);
     expect((await t.api.post(`/connections/${conn.id}/connect`, {}, a.admin)).body.status).toBe("connected");
 

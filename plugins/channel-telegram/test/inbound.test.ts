@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { startCore, createTenant, TestCore, TenantFixture, uid } from "@openatende/core/testkit";
-import { withPluginContext } from "@openatende/plugin-sdk";
+import { pluginContext, withPluginContext } from "@openatende/plugin-sdk";
 import plugin from "../src/service";
 import { FakeBotApi } from "./fake-bot-api";
 import { connectTelegram, messagesOf, sleep, TelegramConnection, ticketsOf, ticketWithMessages, waitFor } from "./helpers";
@@ -252,9 +252,10 @@ describe("Telegram inbound, real core", () => {
       // The plugin restarts (its memory gone): Telegram's confirmations still hold.
       const broker = t.core.broker;
       const svc = broker.getLocalService({ name: "channel-telegram", version: 1 })!;
+      const context = pluginContext(svc); // the host's, its Redis prefix included
       await broker.destroyService(svc);
       expect(api.pending(c.bot.token)).toEqual([]);
-      broker.createService(withPluginContext(plugin.schema, { namespace: t.config.namespace, redisUrl: t.config.redisUrl, dataDir: t.config.dataDir, publicUrl: t.config.publicUrl, localFiles: true, external: false }));
+      broker.createService(withPluginContext(plugin.schema, context));
       await broker.waitForServices(["v1.channel-telegram"]);
       const restartAt = api.getUpdatesLog(c.bot.token).length;
       expect((await t.api.post(`/connections/${c.id}/connect`, {}, f.admin)).body.status).toBe("connected");
