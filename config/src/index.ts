@@ -40,6 +40,11 @@ export interface AppConfig {
   nodeId: string | undefined;
   /** Moleculer namespace: nodes only see nodes of the same namespace on the transporter. */
   namespace: string;
+  /**
+   * INSTALLATION_PREFIX: the core's Redis prefix (`<namespace>:<installation id>`), given by a
+   * core to the plugin nodes it spawns; a node started on its own asks the core instead.
+   */
+  installationPrefix: string | undefined;
   /** Which service groups this node runs; "all" in embedded mode. */
   services: string[];
   transporter: string | undefined;
@@ -326,6 +331,7 @@ export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}):
     publicUrlFromEnv: !!env.PUBLIC_URL,
     nodeId: env.NODE_ID || undefined,
     namespace: env.NAMESPACE || "openatende",
+    installationPrefix: env.INSTALLATION_PREFIX?.trim() || undefined,
     services,
     transporter,
     pluginsExternal: [...new Set(pluginsExternal)],

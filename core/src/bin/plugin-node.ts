@@ -66,8 +66,7 @@ function parseArgs(argv: string[]): { ids: string[]; dirs: string[]; folders: st
  * this node, or asked of the core's plugin host (a node started on its own needs no access to
  * the core's database for it).
  */
-async function installationPrefixOf(broker: ServiceBroker, log: (m: string) => void): Promise<string> {
-  const given = process.env.INSTALLATION_PREFIX?.trim();
+async function installationPrefixOf(broker: ServiceBroker, given: string | undefined, log: (m: string) => void): Promise<string> {
   if (given) return given;
   log("asking the core's plugin host for the installation's Redis prefix…");
   await broker.waitForServices(["plugins"], 120_000);
@@ -106,7 +105,7 @@ async function main() {
     middlewares: [AccessMiddleware, LicenceMiddleware, createTimeoutMiddleware(config.requestTimeoutMs)],
   });
   await broker.start();
-  const prefix = await installationPrefixOf(broker, log);
+  const prefix = await installationPrefixOf(broker, config.installationPrefix, log);
 
   // With --folder only, that folder is the whole list: the repo's plugins are not looked at.
   const registry = await loadPlugins(broker, {
