@@ -49,7 +49,7 @@ async function main() {
     middlewares: [AccessMiddleware],
   });
   const plugin = createWhatsAppPlugin({ socketFactory: () => factory, sendIntervalMs: 0 });
-  broker.createService(withPluginContext(plugin.schema, { ...pluginContextOf(config, { external: true, installationPrefix: process.env.INSTALLATION_PREFIX || `${config.namespace}:bench:` }), database }));
+  broker.createService(withPluginContext(plugin.schema, { ...pluginContextOf(config, { external: true, installationPrefix: config.installationPrefix || `${config.namespace}:bench:` }), database }));
 
   let seq = 0;
   const last = new Map<number, WAMessage>();
