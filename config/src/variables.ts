@@ -1,0 +1,43 @@
+/**
+ * The environment variables the configuration module (index.ts) reads, each with a one-line
+ * description: the deployment's reference (docker-compose and the README are checked against it).
+ */
+/** Every variable the configuration module knows, with a one-line description. */
+export const KNOWN_VARIABLES: Record<string, string> = {
+  NODE_ENV: "development | production | test",
+  PORT: "HTTP port of the gateway (default 8080)",
+  HOST: "interface the gateway binds (default 0.0.0.0)",
+  PUBLIC_URL: "external URL of the product, used in e-mails and licence domain checks",
+  NODE_ID: "Moleculer node id (default: hostname-pid)",
+  NAMESPACE: "Moleculer namespace shared by the nodes of one deployment (default openatende)",
+  INSTALLATION_PREFIX: "set by a core for the plugin nodes it spawns: the installation's Redis prefix (a node started on its own asks the core)",
+  SERVICES: "comma list of service groups this node runs: all, api, core, plugins, marketplace",
+  TRANSPORTER: "nats://host:port; set it to run in cluster mode. tcp or tcp://host:port/nodeID,… for Moleculer's TCP transporter (plugin nodes of an embedded core)",
+  TRANSPORTER_PORT: "port the TCP transporter listens on (default 0: a free port)",
+  PLUGINS_EXTERNAL: "comma list of plugin ids that run as their own broker node instead of inside the plugin host (npm start spawns them in embedded mode)",
+  DATABASE_URL: "mysql://user:pass@host:port/db or sqlite:path (default sqlite file under DATA_DIR)",
+  DATABASE_POOL_MAX: "connections per node (default 10)",
+  PLUGIN_DATABASE_URL: "a plugin node's: the own database of the plugin it runs (sqlite:path or mysql://…); the plugin host sets it for installed plugins",
+  DATA_DIR: "folder for the SQLite file, tenant files and installed plugins (default ./data)",
+  REDIS_URL: "redis://host:port/db (default redis://127.0.0.1:6379)",
+  REDIS_AUTOSTART: "start the machine's redis-server when Redis is down (default true in embedded mode)",
+  LOG_LEVEL: "fatal | error | warn | info | debug | trace (default info)",
+  JWT_SECRET: "secret that signs access tokens (required in cluster mode; generated once in embedded mode)",
+  ACCESS_TOKEN_TTL: "access token lifetime in seconds (default 900)",
+  SESSION_TTL: "session lifetime in seconds (default 604800)",
+  BCRYPT_ROUNDS: "bcrypt cost (default 10)",
+  SEED_ADMIN_PASSWORD: "password of the demo admin created on first start",
+  SEED: "seed the demo tenant on first start (default true in embedded mode)",
+  CORS_ORIGINS: "comma list of extra origins allowed to call the API (default: same origin only)",
+  TRUST_PROXY: "trust X-Forwarded-For for the client address (default false)",
+  LOGIN_RATE_LIMIT: "login / password-reset attempts per window per address and identifier (default 10)",
+  LOGIN_RATE_WINDOW: "rate-limit window in seconds (default 60)",
+  REQUEST_TIMEOUT_MS: "request timeout in ms (default 120000)",
+  LICENCE_PUBLIC_KEY: "Ed25519 public key (PEM or base64 DER) that verifies licence tokens",
+  LICENCE_DOMAIN: "domain this installation is licensed for",
+  LICENCE_DOCUMENT: "CPF/CNPJ this installation is licensed for",
+  FREE_PLAN_MAX_USERS: "user cap of the free plan (default 3)",
+  SHELL_DIR: "folder with the built shell to serve (default shell/dist)",
+  PLUGIN_INSTALLS: "run plugins installed from the marketplace, each as a plugin node of its own (default true)",
+  MARKETPLACE_MAX_ARCHIVE_MB: "largest plugin archive the marketplace accepts, in MB (default 20)",
+};
