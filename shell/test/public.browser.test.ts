@@ -154,7 +154,7 @@ describe("public pages", () => {
     expect((await t.api.get(`/tenants/${paid.tenantId}`, admin)).body.termsAccepted).toBe(true);
   });
 
-  it("refusing the consent ends the session; the next login asks again", async () => {
+  it("refusing the consent deactivates the account and ends its session; reactivated by an admin, it is asked again", async () => {
     await page.goto(`${t.url}/#/login`);
     await fillLogin(page, paid.emails.supervisor, PASSWORD);
     await page.click("[data-testid=login-submit]");
@@ -167,11 +167,22 @@ describe("public pages", () => {
     await page.waitForSelector("[data-testid=login-form]");
     expect((await notices(page)).some((n) => n.title === "Consentimento recusado")).toBe(true);
     expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
-    // The core ended that session.
+    // The core ended that session and deactivated the account (spec §4).
     expect((await t.api.get("/auth/me", { token, sessionId, userId: 0, tenantId: 0 })).status).toBe(401);
-    const sup = await t.api.login(paid.emails.supervisor);
-    expect((await t.api.get(`/users/${sup.userId}`, await t.api.login(paid.emails.admin))).body.lgpdAccepted).toBe(false);
+    const admin = await t.api.login(paid.emails.admin);
+    const users = (await t.api.get(`/users?searchParam=${encodeURIComponent(paid.emails.supervisor)}`, admin)).body;
+    const sup = users.users.find((u: { email: string }) => u.email === paid.emails.supervisor);
+    expect(sup).toMatchObject({ active: false });
 
+    // Its next login is refused with the catalogue's words.
+    await fillLogin(page, paid.emails.supervisor, PASSWORD);
+    await page.click("[data-testid=login-submit]");
+    await page.waitForSelector("[data-testid=form-failure]");
+    expect(await page.textContent("[data-testid=form-failure] strong")).toBe("Usuário inativo");
+    expect(route(page)).toBe("/login");
+
+    // An admin reactivates it: the consent is asked again.
+    expect((await t.api.put(`/users/${sup.id}`, { active: true }, admin)).status).toBe(200);
     await fillLogin(page, paid.emails.supervisor, PASSWORD);
     await page.click("[data-testid=login-submit]");
     await waitRoute(page, "/lgpd-consent");
