@@ -7,7 +7,7 @@
  */
 import { startCore, createTenant, TestCore, TenantFixture } from "@openatende/core/testkit";
 import { FakeWuzapi } from "./fake-wuzapi";
-import { connectionOf, connectWuzapi, createWuzapiConnection, HMAC_KEY, pluginService, sleep, statusBecomes } from "./helpers";
+import { connectionOf, connectWuzapi, createWuzapiConnection, HMAC_KEY, pluginService, sleep, statusBecomes, waitFor } from "./helpers";
 
 describe("wuzapi sessions, real core", () => {
   let api: FakeWuzapi;
@@ -48,7 +48,8 @@ describe("wuzapi sessions, real core", () => {
     // whatsmeow's next QR round comes by webhook: the screen's code changes live.
     const round2 = await api.nextQr(c.user.token, t.url);
     expect(round2).not.toBe(c.qrcode);
-    expect((await connectionOf(t, f.admin, c.id)).qrcode).toBe(round2);
+    // The plugin reports the new code without holding the webhook's answer: wait for it to land.
+    await waitFor("the second QR round on the connection", async () => ((await connectionOf(t, f.admin, c.id)).qrcode === round2 ? true : null), 10_000);
 
     await api.scan(c.user.token, t.url);
     const on = await statusBecomes(t, f.admin, c.id, "connected");
