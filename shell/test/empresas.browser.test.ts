@@ -54,7 +54,12 @@ it("the platform level creates a tenant with its first admin, who then signs in 
   expect((await t.api.get(`/tenants?searchParam=${encodeURIComponent(tenantName)}`, supApi)).body.count).toBe(0);
 
   await page.fill("[data-testid=tenant-form] [data-testid=admin-password]", PASSWORD);
+  // The button ignores clicks while it still shows the refused try's spinner; creating a tenant
+  // with its admin and defaults takes seconds on a loaded machine, so wait for its answer.
+  await page.waitForSelector("#tenant-save:not(.ant-btn-loading)");
+  const created = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.endsWith("/tenants"), { timeout: 60_000 });
   await page.click("#tenant-save");
+  expect((await created).status()).toBeLessThan(300);
   await poll(() => page.locator(".ant-table-row", { hasText: tenantName }).count(), (n) => n === 1, "the new tenant's row");
   await shot(page, "empresas-created");
   const found = (await t.api.get(`/tenants?searchParam=${encodeURIComponent(tenantName)}`, supApi)).body.tenants as Array<{ id: number }>;
