@@ -65,6 +65,7 @@ const PUBLIC = {
   files: ["store.ts"], // the tenant file store, shared by messages and channels
   auth: ["tokens.ts", "session-store.ts", "password.ts", "login-hours.ts"], // the gateway and realtime authenticate with them; users apply the password and login-hour rules
   plugins: ["node-watch.ts"], // the plugin nodes' liveness, run by the outbox service on its own node
+  platform: ["leader.ts", "views.ts"], // the one-node lease, and the core API's shapes of rows: chatbots deliver to plugins with both, as the core's events do
 };
 
 /** The one place allowed to name another domain's table: the row locks. */

@@ -7,14 +7,22 @@
  * - `{tenant}:ticketList`: `ticket:create|update|delete` with the ticket, or `chat:create`
  *   for a new inbound message (what the list shows and notifies on);
  * - `{tenant}:appMessage`: a message created, updated (status, reaction, edit) or deleted;
- * - `{tenant}:ticketNote`: a note added to a ticket.
+ * - `{tenant}:ticketNote`: a note added to a ticket;
+ * - `{tenant}:userStatus`: a user went online or offline.
  */
 
 export const REALTIME_EVENTS = {
   ticketList: (tenantId: number) => `${tenantId}:ticketList`,
   appMessage: (tenantId: number) => `${tenantId}:appMessage`,
   ticketNote: (tenantId: number) => `${tenantId}:ticketNote`,
+  userStatus: (tenantId: number) => `${tenantId}:userStatus`,
 };
+
+/** `{tenant}:userStatus`: a user went online or offline (spec §4), for the team's views and their own tabs. */
+export interface UserStatusEvent {
+  id: number;
+  status: "online" | "offline";
+}
 
 // --- tickets ---------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ import type { CoreDeps } from "./deps";
 import { AccessMiddleware } from "./middlewares/access.middleware";
 import { LicenceMiddleware } from "./middlewares/licence.middleware";
 import { createTimeoutMiddleware } from "./middlewares/timeout.middleware";
+import { createCallerGuard } from "./middlewares/caller-guard.middleware";
 import { createApiService } from "./gateway/api.service";
 import { createAuthService } from "./auth/auth.service";
 import { createTenantsService } from "./tenants/tenants.service";
@@ -32,6 +33,12 @@ import { createFilesService } from "./files/files.service";
 import { createRealtimeService } from "./realtime/realtime.service";
 import { createChannelFilesService } from "./channels/channel-files.service";
 import { createOutboxService } from "./channels/outbox.service";
+import { systemClock, type Clock } from "./lib/clock";
+import { createSchedulerService } from "./scheduler/scheduler.service";
+import { createPlatformService } from "./platform/platform.service";
+import { createAutomationService } from "./automation/automation.service";
+import { createBusinessTimeService } from "./business-time/business-time.service";
+import { createChatbotsService } from "./chatbots/chatbots.service";
 import { transporterOf } from "./plugins/external";
 import { loadServicePackages, type ServicePackage } from "./service-packages";
 
@@ -61,6 +68,11 @@ export const SERVICE_GROUPS: Record<"api" | "core" | "plugins", Array<(d: CoreDe
     createFilesService,
     createChannelFilesService,
     createOutboxService,
+    createSchedulerService,
+    createBusinessTimeService,
+    createPlatformService,
+    createAutomationService,
+    createChatbotsService,
   ],
   /** The plugin host: discovers, validates and starts plugin services. */
   plugins: [createPluginsService],
@@ -83,6 +95,10 @@ export interface CoreOptions {
   nodeID?: string;
   /** The service packages to run beside the core's groups (default: those the application's package.json names). */
   packages?: ServicePackage[];
+  /** The clock the core decides time by (default: the system's); tests pass a TestClock. */
+  clock?: Clock;
+  /** The scheduler's tick in ms (default 1000; 0: ticked by hand, tests). */
+  schedulerTickMs?: number;
 }
 
 /**
@@ -113,6 +129,8 @@ export function createCore(opts: CoreOptions): Core {
       return redis;
     },
     redisPrefix,
+    clock: opts.clock ?? systemClock,
+    schedulerTickMs: opts.schedulerTickMs,
   };
 
   const logger: LoggerConfig | boolean =
@@ -127,7 +145,8 @@ export function createCore(opts: CoreOptions): Core {
     // calls) for calls to other nodes; Moleculer's timer per call cost a quarter of the
     // gateway's throughput.
     requestTimeout: 0,
-    middlewares: [AccessMiddleware, LicenceMiddleware, createTimeoutMiddleware(config.requestTimeoutMs)],
+    // The caller guard last, so it wraps the others: who is calling over the transporter (plugins/THREAT-MODEL.md).
+    middlewares: [AccessMiddleware, LicenceMiddleware, createTimeoutMiddleware(config.requestTimeoutMs), createCallerGuard(config.jwtSecret)],
     errorRegenerator: undefined,
   });
 

@@ -10,6 +10,9 @@ import { createConnection } from "mysql2/promise";
 import type { ServiceSchema, LoggerConfig, Loggers } from "moleculer";
 import { loadConfig, AppConfig } from "@openatende/config";
 import { createCore, Core } from "../src/broker";
+import type { Clock } from "../src/lib/clock";
+import { pluginDatabaseUserName } from "../src/plugins/data";
+import { pluginRedisUserPrefix } from "../src/plugins/redis-access";
 import { generateLicenceKeys, signLicence, loadPrivateKey } from "../src/licence/token";
 import type { Tier } from "../src/licence/tiers";
 
@@ -28,7 +31,10 @@ export interface TestCore {
   config: AppConfig;
   url: string;
   api: ApiClient;
-  stop(): Promise<void>;
+  /** Where its data lives (a second core started with `reuse` shares it). */
+  store: { dbName: string; dataDir: string; dialect: Dialect };
+  /** `keep`: leave the database and data dir for a core started after it with `reuse` (a restart). */
+  stop(opts?: { keep?: boolean }): Promise<void>;
 }
 
 export interface StartOptions {
@@ -37,12 +43,17 @@ export interface StartOptions {
   services?: ServiceSchema[];
   /** The core's Moleculer logger (default: none); a test that reads the logs passes its own. */
   logger?: LoggerConfig | Loggers.Base<Loggers.Base.LoggerOptions>;
+  /** The core's clock (a TestClock moves time without sleeping) and the scheduler's tick (0: tick by hand with schedulerOf(core.broker).tick()). */
+  clock?: Clock;
+  schedulerTickMs?: number;
+  /** Start on the database and data dir of a core stopped with `keep` (a restart: same installation, same Redis prefix). */
+  reuse?: TestCore["store"];
 }
 
 export async function startCore(opts: StartOptions = {}): Promise<TestCore> {
-  const dialect = opts.dialect ?? "mariadb";
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "oa-test-"));
-  const dbName = `oa_t_${process.pid}_${uid()}`;
+  const dialect = opts.reuse?.dialect ?? opts.dialect ?? "mariadb";
+  const dataDir = opts.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "oa-test-"));
+  const dbName = opts.reuse?.dbName ?? `oa_t_${process.pid}_${uid()}`;
   const env: Record<string, string | undefined> = {
     NODE_ENV: "test",
     PORT: "0",
@@ -66,7 +77,7 @@ export async function startCore(opts: StartOptions = {}): Promise<TestCore> {
     ...opts.env,
   };
   const config = loadConfig(env);
-  const core = createCore({ config, logger: (opts.logger as LoggerConfig | undefined) ?? false });
+  const core = createCore({ config, logger: (opts.logger as LoggerConfig | undefined) ?? false, clock: opts.clock, schedulerTickMs: opts.schedulerTickMs });
   for (const s of opts.services ?? []) core.broker.createService(s);
   await core.start();
   const api = core.broker.getLocalService("api") as unknown as { server: { address(): { port: number } } };
@@ -78,8 +89,14 @@ export async function startCore(opts: StartOptions = {}): Promise<TestCore> {
     config,
     url,
     api: new ApiClient(url),
-    async stop() {
+    store: { dbName, dataDir, dialect },
+    async stop(stopOpts = {}) {
+      // The Redis users the plugin host made for this installation's plugins (redis-access.ts).
+      const users = pluginRedisUserPrefix(core.deps.redisPrefix());
+      const redis = core.deps.redis();
+      for (const u of (await redis.call("ACL", "USERS").catch(() => [])) as string[]) if (u.startsWith(users)) await redis.call("ACL", "DELUSER", u);
       await core.stop();
+      if (stopOpts.keep) return;
       if (dialect === "mariadb") await dropDatabase(dbName);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
@@ -97,11 +114,14 @@ async function waitForRoutes(core: Core) {
   }
 }
 
-/** Drops a test core's database and its plugins' own databases (`<name>__<plugin>`, see core/src/plugins/data.ts). */
+/** Drops a test core's database and its plugins' own databases (`<name>__<plugin>`, see core/src/plugins/data.ts) and their users. */
 export async function dropDatabase(name: string) {
   const c = await createConnection({ host: "127.0.0.1", user: "root", password: "" });
   const [plugins] = await c.query("SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ?", [`${name.replace(/_/g, "\\_")}\\_\\_%`]);
-  for (const p of plugins as Array<{ name: string }>) await c.query(`DROP DATABASE IF EXISTS \`${p.name}\``);
+  for (const p of plugins as Array<{ name: string }>) {
+    await c.query(`DROP DATABASE IF EXISTS \`${p.name}\``);
+    await c.query("DROP USER IF EXISTS ?@'%'", [pluginDatabaseUserName(p.name)]);
+  }
   await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
   await c.end();
 }

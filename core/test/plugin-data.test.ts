@@ -1,5 +1,5 @@
 /**
- * A plugin's own data, end to end with the fixture plugin fixtures-plugins/own-data/module-notes
+ * A plugin's own data, end to end with the fixture plugin fixtures-plugins/own-data/module-memo
  * (a migrations/ folder, notes written and read through openPluginData):
  * - in the core's process on SQLite: its file DATA_DIR/plugin-data/<id>.sqlite, migrated at load;
  * - in two plugin nodes of their own over NATS on MariaDB: its own database next to the core's,
@@ -26,7 +26,7 @@ import { transporterForPluginNodes } from "../src/plugins/external";
 jest.setTimeout(240_000);
 
 const OWN_DATA = path.join(__dirname, "fixtures-plugins/own-data");
-const NOTES = path.join(OWN_DATA, "module-notes");
+const NOTES = path.join(OWN_DATA, "module-memo");
 
 type Note = { id: string; text: string; writtenBy: string; label?: string | null };
 
@@ -58,17 +58,17 @@ describe("a plugin's own data in the core's process, on SQLite", () => {
   beforeAll(async () => {
     t = await startCore({ dialect: "sqlite", env: { SERVICES: "api,core" } });
     t.core.broker.createService(createPluginsService(t.core.deps, { pluginDirs: [OWN_DATA], startTimeoutMs: 10_000 }));
-    await t.core.broker.waitForServices(["plugins", { name: "module-notes", version: 1 }], 30_000);
+    await t.core.broker.waitForServices(["plugins", { name: "module-memo", version: 1 }], 30_000);
   });
   afterAll(async () => {
     await t?.stop();
   });
 
   it("lives in DATA_DIR/plugin-data/<id>.sqlite, made by its migration at load, never in the core's database", async () => {
-    const where = (await t.core.broker.call("v1.module-notes.where")) as { dialect: string; at: string };
-    const file = path.join(t.config.dataDir, "plugin-data", "module-notes.sqlite");
+    const where = (await t.core.broker.call("v1.module-memo.where")) as { dialect: string; at: string };
+    const file = path.join(t.config.dataDir, "plugin-data", "module-memo.sqlite");
     expect(where).toEqual({ dialect: "sqlite", at: file });
-    await t.core.broker.call("v1.module-notes.put", { tenantId: 1, id: "n1", text: "only mine" });
+    await t.core.broker.call("v1.module-memo.put", { tenantId: 1, id: "n1", text: "only mine" });
     expect(fs.existsSync(file)).toBe(true);
 
     const [core] = await t.core.sequelize.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('notes', '_migrations', '_schema')");
@@ -88,18 +88,18 @@ describe("a plugin's own data in the core's process, on SQLite", () => {
   });
 
   it("keeps each tenant to its own notes through the plugin's actions", async () => {
-    await t.core.broker.call("v1.module-notes.put", { tenantId: 2, id: "n1", text: "tenant two's" });
-    const one = (await t.core.broker.call("v1.module-notes.list", { tenantId: 1 })) as { notes: Note[] };
-    const two = (await t.core.broker.call("v1.module-notes.list", { tenantId: 2 })) as { notes: Note[] };
+    await t.core.broker.call("v1.module-memo.put", { tenantId: 2, id: "n1", text: "tenant two's" });
+    const one = (await t.core.broker.call("v1.module-memo.list", { tenantId: 1 })) as { notes: Note[] };
+    const two = (await t.core.broker.call("v1.module-memo.list", { tenantId: 2 })) as { notes: Note[] };
     expect(one.notes.map((n) => n.text)).toEqual(["only mine"]);
     expect(two.notes.map((n) => n.text)).toEqual(["tenant two's"]);
-    expect(((await t.core.broker.call("v1.module-notes.list", { tenantId: 3 })) as { notes: Note[] }).notes).toEqual([]);
+    expect(((await t.core.broker.call("v1.module-memo.list", { tenantId: 3 })) as { notes: Note[] }).notes).toEqual([]);
   });
 
   it("does not run a migration again at the next load", async () => {
-    const again = await pluginDataPreparer(t.config)({ id: "module-notes", folder: NOTES });
+    const again = await pluginDataPreparer(t.config)({ id: "module-memo", folder: NOTES });
     expect(again.applied).toEqual([]);
-    expect(again.database?.url).toBe(`sqlite:${path.join(t.config.dataDir, "plugin-data", "module-notes.sqlite")}`);
+    expect(again.database?.url).toBe(`sqlite:${path.join(t.config.dataDir, "plugin-data", "module-memo.sqlite")}`);
     // A plugin without migrations/ gets no database at all.
     expect(await pluginDataPreparer(t.config)({ id: "module-fixture", folder: path.join(__dirname, "fixtures-plugins/module-fixture") })).toEqual({ applied: [] });
   });
@@ -115,7 +115,7 @@ describe("a plugin's own data in two plugin nodes of their own, on MariaDB over 
 
   beforeAll(async () => {
     t = await startCore({ env: { NAMESPACE: namespace, TRANSPORTER: "nats://127.0.0.1:4222", LOG_LEVEL: "error" } });
-    pluginDb = pluginDatabaseName(t.config.database.database!, "module-notes");
+    pluginDb = pluginDatabaseName(t.config.database.database!, "module-memo");
     db = await root();
   });
   afterAll(async () => {
@@ -126,7 +126,7 @@ describe("a plugin's own data in two plugin nodes of their own, on MariaDB over 
   });
 
   it("runs the migration once although two nodes start together: one waits for the other's lock", async () => {
-    expect(pluginDb).toBe(`${t.config.database.database}__module_notes`);
+    expect(pluginDb).toBe(`${t.config.database.database}__module_memo`);
     // The test holds the plugin database's migration lock: both nodes must queue behind it.
     const holder = await root();
     try {
@@ -142,7 +142,7 @@ describe("a plugin's own data in two plugin nodes of their own, on MariaDB over 
         JWT_SECRET: t.config.jwtSecret,
         LOG_LEVEL: "info",
       };
-      nodes.push(startPluginNode(["module-notes", "--dir", OWN_DATA], env), startPluginNode(["module-notes", "--dir", OWN_DATA], env));
+      nodes.push(startPluginNode(["module-memo", "--dir", OWN_DATA], env), startPluginNode(["module-memo", "--dir", OWN_DATA], env));
       await until("both nodes waiting for the migration lock", async () => {
         const [rows] = await db.query("SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND INFO LIKE '%GET_LOCK%'", [pluginDb]);
         return Number((rows as Array<{ n: number }>)[0].n) === 2;
@@ -155,7 +155,7 @@ describe("a plugin's own data in two plugin nodes of their own, on MariaDB over 
     const ids = await Promise.all(nodes.map((n) => n.ready));
     expect(new Set(ids).size).toBe(2);
     expect((await migrationsIn(db, pluginDb)).map((m) => m.name)).toEqual(["0001-notes"]);
-    const applied = nodes.map((n) => n.output.join("").includes("module-notes: migration 0001-notes applied"));
+    const applied = nodes.map((n) => n.output.join("").includes("module-memo: migration 0001-notes applied"));
     expect(applied.filter(Boolean)).toHaveLength(1);
   });
 
@@ -163,15 +163,15 @@ describe("a plugin's own data in two plugin nodes of their own, on MariaDB over 
     const [a, b] = await Promise.all(nodes.map((n) => n.ready));
     await until("both nodes' services on the core's broker", async () => {
       const list = t.core.broker.registry.getServiceList({ onlyAvailable: true }) as Array<{ name: string; nodeID: string }>;
-      return list.filter((s) => s.name === "module-notes").length === 2;
+      return list.filter((s) => s.name === "module-memo").length === 2;
     });
-    const put = (await t.core.broker.call("v1.module-notes.put", { tenantId: 1, id: "n1", text: "written on a" }, { nodeID: a })) as { node: string };
+    const put = (await t.core.broker.call("v1.module-memo.put", { tenantId: 1, id: "n1", text: "written on a" }, { nodeID: a })) as { node: string };
     expect(put.node).toBe(a);
-    const read = (await t.core.broker.call("v1.module-notes.list", { tenantId: 1 }, { nodeID: b })) as { node: string; notes: Note[] };
+    const read = (await t.core.broker.call("v1.module-memo.list", { tenantId: 1 }, { nodeID: b })) as { node: string; notes: Note[] };
     expect(read.node).toBe(b);
     expect(read.notes).toEqual([{ id: "n1", text: "written on a", writtenBy: a }]);
-    expect(((await t.core.broker.call("v1.module-notes.list", { tenantId: 2 }, { nodeID: a })) as { notes: Note[] }).notes).toEqual([]);
-    expect(await t.core.broker.call("v1.module-notes.where", {}, { nodeID: b })).toEqual({ dialect: "mysql", at: pluginDb });
+    expect(((await t.core.broker.call("v1.module-memo.list", { tenantId: 2 }, { nodeID: a })) as { notes: Note[] }).notes).toEqual([]);
+    expect(await t.core.broker.call("v1.module-memo.where", {}, { nodeID: b })).toEqual({ dialect: "mysql", at: pluginDb });
 
     expect(await tablesIn(db, pluginDb)).toEqual(["_migrations", "_schema", "notes"]);
     const coreTables = await tablesIn(db, t.config.database.database!);
@@ -183,7 +183,7 @@ describe("a plugin's own data in two plugin nodes of their own, on MariaDB over 
 });
 
 describe("a plugin's own data across marketplace installs, upgrades and rollbacks (MariaDB)", () => {
-  const id = `module-notes-${uid().toLowerCase().replace(/[^a-z0-9]/g, "").slice(0, 8)}`;
+  const id = `module-memo-${uid().toLowerCase().replace(/[^a-z0-9]/g, "").slice(0, 8)}`;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "oa-plugin-data-pack-"));
   let t: TestCore;
   let sup: Auth;

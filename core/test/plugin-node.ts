@@ -6,6 +6,7 @@ import { spawn, ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { childEnv } from "@openatende/config";
+import { busKeyOf, pluginTokensEnv } from "../src/middlewares/caller-identity";
 
 const root = path.resolve(__dirname, "../..");
 const tsx = pathToFileURL(require.resolve("tsx", { paths: [root] })).href;
@@ -19,7 +20,13 @@ export interface PluginNode {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/**
+ * `env.JWT_SECRET` is the core's (the tests pass it): the node is given the tokens of the plugins
+ * it runs the way the core's host gives them (PLUGIN_TOKENS), unless the test sets its own.
+ */
 export function startPluginNode(ids: string[], env: Record<string, string | undefined>): PluginNode {
+  const plugins = ids.filter((a, i) => /^[a-z0-9][a-z0-9-]*$/.test(a) && !/^--/.test(ids[i - 1] ?? ""));
+  if (env.JWT_SECRET && !("PLUGIN_TOKENS" in env)) env = { ...env, PLUGIN_TOKENS: pluginTokensEnv(busKeyOf(env.JWT_SECRET), plugins) };
   const proc = spawn(process.execPath, ["--import", tsx, path.join(root, "core/src/bin/plugin-node.ts"), ...ids], {
     cwd: root,
     env: childEnv({ LOG_LEVEL: "warn", NODE_ENV: "test", ...env }),

@@ -17,7 +17,7 @@ import { startCore, createTenant, TestCore, TenantFixture, uid, Auth, Res } from
 import { startPluginNode, PluginNode } from "./plugin-node";
 import { transporterForPluginNodes } from "../src/plugins/external";
 import { FakeBotApi } from "../../plugins/channel-telegram/test/fake-bot-api";
-import { connectTelegram, messagesOf, sleep, TelegramConnection, ticketWithMessages, waitFor } from "../../plugins/channel-telegram/test/helpers";
+import { connectTelegram, LOOPBACK_FAKES, messagesOf, sleep, TelegramConnection, ticketWithMessages, waitFor } from "../../plugins/channel-telegram/test/helpers";
 
 const SERVICE = "v1.channel-telegram";
 
@@ -65,7 +65,7 @@ describe.each([["nats"], ["tcp"]] as const)("channel-telegram in its own process
   beforeAll(async () => {
     api = await FakeBotApi.start();
     t = await startCore({
-      env: { NAMESPACE: namespace, PLUGINS_EXTERNAL: "channel-telegram", TRANSPORTER: transport === "nats" ? "nats://127.0.0.1:4222" : "", LOG_LEVEL: "error" },
+      env: { NAMESPACE: namespace, PLUGINS_EXTERNAL: "channel-telegram", TRANSPORTER: transport === "nats" ? "nats://127.0.0.1:4222" : "", LOG_LEVEL: "error", ...LOOPBACK_FAKES },
     });
     nodeEnv = {
       TRANSPORTER: transporterForPluginNodes(t.config, t.core.broker),
@@ -75,6 +75,8 @@ describe.each([["nats"], ["tcp"]] as const)("channel-telegram in its own process
       PUBLIC_URL: t.config.publicUrl,
       JWT_SECRET: t.config.jwtSecret,
       DATABASE_URL: "",
+      // The node's own reading of the platform's allow-list (the fake Bot API is on loopback).
+      ...LOOPBACK_FAKES,
     };
     f = await createTenant(t, { tier: "PLUS" });
     await startNode();

@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import { createCore, Core } from "../src/broker";
 import { startCore, createTenant, TestCore, TenantFixture, uid, ApiClient, dropDatabase } from "./helpers";
 import { FakeBotApi } from "../../plugins/channel-telegram/test/fake-bot-api";
-import { connectTelegram, messagesOf, sleep, TelegramConnection, ticketWithMessages, waitFor } from "../../plugins/channel-telegram/test/helpers";
+import { connectTelegram, LOOPBACK_FAKES, messagesOf, sleep, TelegramConnection, ticketWithMessages, waitFor } from "../../plugins/channel-telegram/test/helpers";
 
 describe("channel connections across core restarts", () => {
   let api: FakeBotApi;
@@ -40,7 +40,7 @@ describe("channel connections across core restarts", () => {
 
   beforeAll(async () => {
     api = await FakeBotApi.start();
-    t = await startCore();
+    t = await startCore({ env: LOOPBACK_FAKES });
     core = t.core;
     f = await createTenant(t, { tier: "PLUS" });
     c = await connectTelegram(t, f, api, "polling", "Telegram reinício");

@@ -94,7 +94,7 @@ describe("per-tenant enablement of plugins (MariaDB)", () => {
     await t?.stop();
   });
 
-  it("by default bundled FREE plugins are allowed for every tenant, anything else only where the super allows it", async () => {
+  it("by default bundled plugins are allowed for every tenant (their tier still gates them), installed ones only where the super allows it", async () => {
     const r = await t.api.get<TenantPluginView[]>(`/plugins/tenants/${a.tenantId}`, sup);
     expect(r.status).toBe(200);
     const by = new Map(r.body.map((p) => [p.id, p]));
@@ -118,6 +118,10 @@ describe("per-tenant enablement of plugins (MariaDB)", () => {
     });
     // Not bundled, even at FREE.
     expect(by.get("module-fixture")).toMatchObject({ bundled: false, tier: "FREE", allowed: false, available: false });
+    // Bundled above FREE: allowed by default, the tenant's tier decides.
+    expect(by.get("module-kanban")).toMatchObject({ bundled: true, tier: "PLUS", decision: null, allowedByDefault: true, allowed: true, tierAllowed: true, available: true });
+    const forFree = new Map((await t.api.get<TenantPluginView[]>(`/plugins/tenants/${free.tenantId}`, sup)).body.map((p) => [p.id, p]));
+    expect(forFree.get("module-kanban")).toMatchObject({ allowed: true, tierAllowed: false, available: false });
 
     // The tenant's side: not offered, not listed as allowed, and not usable in any way.
     const enabled = ids(await t.api.get("/plugins/enabled", a.admin));

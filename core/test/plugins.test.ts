@@ -147,7 +147,7 @@ describe("plugin host on mariadb", () => {
         version: "2.1.0",
         tier: "PLUS",
         displayName: { "pt-BR": "Canal de teste", en: "Test channel", es: "Canal de prueba", ru: "Тестовый канал" },
-        ui: { remoteEntry: "/api/plugins/channel-fixture/remote/remoteEntry.js", exposes: ["ConnectForm"] },
+        ui: { remoteEntry: "/api/plugins/channel-fixture/remote/remoteEntry.js", exposes: ["register", "ConnectForm"] },
         channel: { type: "fixture", capabilities: ["text", "reaction"], settingsSchema: { greeting: { type: "string", min: 1, max: 200 } } },
       });
       expect(p.body.find((x) => x.id === "module-fixture")).toEqual({

@@ -41,6 +41,10 @@ export interface PathOptions {
   tenantId: number;
   /** Each CLI run's output goes here (a failing step shows it). */
   onOutput?(step: string, run: CliRun): void;
+  /** The kind to scaffold (default channel). */
+  kind?: "channel" | "module";
+  /** Changes the author makes to the scaffold before testing it. */
+  edit?(folder: string): void;
 }
 
 function must(step: string, run: CliRun): CliRun {
@@ -64,7 +68,9 @@ export async function createToEnabled(o: PathOptions): Promise<PathResult> {
   };
   const folder = path.join(o.parent, o.id);
 
-  await timed("create", `plugin-sdk create ${o.id} --kind channel`, () => cli("create", ["create", o.id, "--kind", "channel", "--dir", o.parent]));
+  const kind = o.kind ?? "channel";
+  await timed("create", `plugin-sdk create ${o.id} --kind ${kind}`, () => cli("create", ["create", o.id, "--kind", kind, "--dir", o.parent, ...(kind === "module" ? ["--tier", "PLUS"] : [])]));
+  o.edit?.(folder);
   await timed("test", `plugin-sdk test ${o.id}`, () => cli("test", ["test", folder]));
   const packed = await timed("pack", `plugin-sdk pack ${o.id}`, () => cli("pack", ["pack", folder, "--json"]));
   const line = packed.stdout.trim().split("\n").filter((l) => l.startsWith("{")).pop();

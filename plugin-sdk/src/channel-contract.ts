@@ -7,14 +7,17 @@
  * a breaking change is a new major of CHANNEL_CONTRACT_VERSION and of the SDK.
  */
 
-export const CHANNEL_CONTRACT_VERSION = "1.1.0";
+export const CHANNEL_CONTRACT_VERSION = "1.2.0";
 
 /** Connection statuses of spec §4. */
 export const CONNECTION_STATUSES = ["pairing", "connected", "disconnected", "timeout", "qrcode", "inactive", "conflict", "connecting"] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
-/** What a channel can send; declared in the manifest (`platform.channel.capabilities`). */
-export const CHANNEL_CAPABILITIES = ["text", "media", "reaction", "edit", "delete", "template"] as const;
+/**
+ * What a channel can send; declared in the manifest (`platform.channel.capabilities`).
+ * "sticker" (since contract 1.2): a WebP image the channel delivers as a sticker.
+ */
+export const CHANNEL_CAPABILITIES = ["text", "media", "reaction", "edit", "delete", "template", "sticker"] as const;
 export type ChannelCapability = (typeof CHANNEL_CAPABILITIES)[number];
 
 /** Actions every channel plugin service exposes (called by the core). */
@@ -84,13 +87,18 @@ export interface MediaRef {
   size?: number;
 }
 
+/** The file type of a sticker (outbound kind "sticker"). */
+export const STICKER_MIME_TYPE = "image/webp";
+
 export type OutboundMessage =
   | { kind: "text"; body: string; replyToProviderId?: string }
   | { kind: "media"; body?: string; media: MediaRef; replyToProviderId?: string }
   | { kind: "reaction"; targetProviderId: string; emoji: string }
   | { kind: "edit"; targetProviderId: string; body: string }
   | { kind: "delete"; targetProviderId: string }
-  | { kind: "template"; name: string; language: string; parameters?: unknown[] };
+  | { kind: "template"; name: string; language: string; parameters?: unknown[] }
+  /** A WebP image (`media.mimeType` "image/webp") the channel delivers as a sticker: no caption. */
+  | { kind: "sticker"; media: MediaRef; replyToProviderId?: string };
 
 export interface SendParams extends ConnectionRef {
   /** The contact's identity on this channel (phone, chat id, e-mail address, visitor id…). */

@@ -10,8 +10,10 @@
  *   export default telegramChannelPlugin;
  */
 import * as semver from "semver";
-import type { ServiceSchema } from "moleculer";
+import type { Context, ServiceSchema } from "moleculer";
 import { PluginManifest, toPackageJson, validateManifest } from "./manifest";
+import { PLATFORM_EVENT_ACTION, PLATFORM_EVENT_NAMES, type PlatformEventEnvelope, type PlatformEventName } from "./core-api/contract";
+import { CHATBOT_MESSAGE_ACTION, type ChatbotInbound } from "./chatbot-contract";
 
 /** Version of the tagged object's shape; the host only loads objects whose tag it knows. */
 export const PLUGIN_TAG = 1 as const;
@@ -19,9 +21,27 @@ export const PLUGIN_TAG = 1 as const;
 /** A plugin's service schema: name and version are not the author's to choose, they come from the manifest. */
 export type PluginServiceSchema<S = Record<string, unknown>> = Omit<ServiceSchema<S>, "name" | "version"> & { name?: string; version?: number };
 
+/**
+ * Handlers of the core's events (core-api/contract.ts PlatformEvents), one per event the plugin
+ * wants. The core delivers each event for each tenant that has the plugin available, in order,
+ * at least once (a failed handler is retried): `envelope.id` tells a repeat apart.
+ */
+export type PlatformEventHandlers = { [E in PlatformEventName]?: (envelope: PlatformEventEnvelope<E>, ctx: Context) => unknown };
+
+/**
+ * A chatbot plugin's handler of its tickets' inbound messages (chatbot-contract.ts): only for
+ * plugins of kind "chatbot". Delivered in order per ticket, at least once (`inbound.id` tells a
+ * repeat apart); a handler that throws is tried again.
+ */
+export interface ChatbotHandlers {
+  onMessage(inbound: ChatbotInbound, ctx: Context): unknown;
+}
+
+type PluginExtras = { platformEvents?: PlatformEventHandlers; chatbot?: ChatbotHandlers };
+
 export type DefinePluginInput<S = Record<string, unknown>> =
-  | { pkgJson: unknown; manifest?: undefined; service: PluginServiceSchema<S> }
-  | { manifest: PluginManifest; pkgJson?: undefined; service: PluginServiceSchema<S> };
+  | ({ pkgJson: unknown; manifest?: undefined; service: PluginServiceSchema<S> } & PluginExtras)
+  | ({ manifest: PluginManifest; pkgJson?: undefined; service: PluginServiceSchema<S> } & PluginExtras);
 
 export interface DefinedPlugin {
   readonly $$openatendePlugin: typeof PLUGIN_TAG;
@@ -62,6 +82,17 @@ export function definePlugin<S = Record<string, unknown>>(input: DefinePluginInp
   const errors: string[] = [];
   if (service.name !== undefined && service.name !== manifest.id) errors.push(`service.name ${JSON.stringify(service.name)} must be the manifest id ${JSON.stringify(manifest.id)} (or left out)`);
   if (service.version !== undefined && service.version !== major) errors.push(`service.version ${JSON.stringify(service.version)} must be the major of ${manifest.version} (${major}) (or left out)`);
+  const handlers = input.platformEvents ?? {};
+  const events = Object.keys(handlers) as PlatformEventName[];
+  for (const e of events) {
+    if (!PLATFORM_EVENT_NAMES.includes(e)) errors.push(`platformEvents.${e} is not a core event (known: ${PLATFORM_EVENT_NAMES.join(", ")})`);
+    else if (typeof handlers[e] !== "function") errors.push(`platformEvents.${e} must be a function`);
+  }
+  if (events.length && service.actions && PLATFORM_EVENT_ACTION in service.actions) errors.push(`actions.${PLATFORM_EVENT_ACTION} is made by definePlugin from platformEvents: do not declare it`);
+  const chatbot = input.chatbot;
+  if (chatbot && manifest.kind !== "chatbot") errors.push(`chatbot handlers are for plugins of kind "chatbot" (this one is "${manifest.kind}")`);
+  if (manifest.kind === "chatbot" && typeof chatbot?.onMessage !== "function") errors.push("a chatbot plugin needs chatbot.onMessage (the core hands it its tickets' messages)");
+  if (chatbot && service.actions && CHATBOT_MESSAGE_ACTION in service.actions) errors.push(`actions.${CHATBOT_MESSAGE_ACTION} is made by definePlugin from chatbot.onMessage: do not declare it`);
   if (errors.length) throw new PluginDefinitionError(`Plugin ${manifest.id}`, errors);
 
   const schema = {
@@ -70,11 +101,50 @@ export function definePlugin<S = Record<string, unknown>>(input: DefinePluginInp
     version: major,
     metadata: {
       ...(service.metadata ?? {}),
-      plugin: { id: manifest.id, version: manifest.version, kind: manifest.kind, coreApi: manifest.coreApi },
+      plugin: { id: manifest.id, version: manifest.version, kind: manifest.kind, coreApi: manifest.coreApi, ...(events.length ? { events } : {}), ...(chatbot ? { chatbot: true } : {}) },
+    },
+    actions: {
+      ...(service.actions ?? {}),
+      ...(events.length ? { [PLATFORM_EVENT_ACTION]: eventAction(handlers) } : {}),
+      ...(chatbot ? { [CHATBOT_MESSAGE_ACTION]: chatbotAction(chatbot) } : {}),
     },
   } as ServiceSchema;
 
   return Object.freeze({ $$openatendePlugin: PLUGIN_TAG, id: manifest.id, version: manifest.version, major, manifest, schema });
+}
+
+/** The action the core delivers events to: checks the envelope and runs the plugin's handler. */
+function eventAction(handlers: PlatformEventHandlers) {
+  return {
+    visibility: "public" as const,
+    params: { id: "string", event: { type: "enum", values: PLATFORM_EVENT_NAMES }, tenantId: { type: "number", integer: true, positive: true }, at: "number", data: "object" },
+    async handler(ctx: Context<PlatformEventEnvelope>) {
+      const h = handlers[ctx.params.event] as ((e: PlatformEventEnvelope, c: Context) => unknown) | undefined;
+      if (h) await h(ctx.params, ctx);
+      return { handled: !!h };
+    },
+  };
+}
+
+/** The action the core hands a chatbot's inbound messages to. */
+function chatbotAction(h: ChatbotHandlers) {
+  return {
+    visibility: "public" as const,
+    params: {
+      id: "string",
+      tenantId: { type: "number", integer: true, positive: true },
+      ref: "string",
+      reason: { type: "enum", values: ["started", "message"] },
+      ticket: "object",
+      contact: "object",
+      message: { type: "object", nullable: true },
+      at: "number",
+    },
+    async handler(ctx: Context<ChatbotInbound>) {
+      await h.onMessage(ctx.params, ctx);
+      return { handled: true };
+    },
+  };
 }
 
 /** True for an object made by definePlugin() of a compatible SDK. */

@@ -127,7 +127,7 @@ describe("channel → core helpers", () => {
   });
 
   it("channelActionParams.send refuses an unknown message kind and a missing recipient", async () => {
-    const e1 = (await r.broker.call("v3.channel-x.send", { tenantId: 1, connectionId: 2, to: { externalId: "a" }, message: { kind: "sticker" } }).catch((e) => e)) as Errors.ValidationError;
+    const e1 = (await r.broker.call("v3.channel-x.send", { tenantId: 1, connectionId: 2, to: { externalId: "a" }, message: { kind: "poll" } }).catch((e) => e)) as Errors.ValidationError;
     expect(e1.type).toBe("VALIDATION_ERROR");
     expect(e1.data[0].field).toBe("message.kind");
     const e2 = (await r.broker.call("v3.channel-x.send", { tenantId: 1, connectionId: 2, message: { kind: "text", body: "x" } }).catch((e) => e)) as Errors.ValidationError;
@@ -153,6 +153,26 @@ describe("ChannelUnsupportedError and checkOutbound", () => {
     }
     expect(err).toBeInstanceOf(Errors.ValidationError);
     expect(err!.data).toEqual([expect.objectContaining({ field: "message.emoji", type: "required" })]);
+  });
+
+  it("a sticker is a WebP sent only by channels that declare stickers", () => {
+    const sticker = { kind: "sticker", media: { path: "tenants/1/s.webp", mimeType: "image/webp" } } as const;
+    expect(() => checkOutbound(["text", "sticker"], sticker)).not.toThrow();
+    expect(() => checkOutbound(["text", "sticker"], { ...sticker, media: { ...sticker.media, mimeType: "IMAGE/WEBP; q=1" } })).not.toThrow();
+    // A channel that does not declare it refuses it as any other kind, before looking at the file.
+    expect(() => checkOutbound(["text", "media"], sticker)).toThrow(expect.objectContaining({ type: ERR_CHANNEL_UNSUPPORTED, code: 400, data: { kind: "sticker", supported: ["text", "media"] } }));
+    const refused = (m: unknown) => {
+      try {
+        checkOutbound(["sticker"], m as never);
+      } catch (e) {
+        return e as Errors.ValidationError;
+      }
+      return undefined;
+    };
+    expect(refused({ kind: "sticker" })!.data).toEqual([expect.objectContaining({ field: "message.media", type: "required" })]);
+    expect(refused({ kind: "sticker", media: { url: "https://x/s.png", mimeType: "image/png" } })!.data).toEqual([
+      expect.objectContaining({ field: "message.media.mimeType", expected: "image/webp", actual: "image/png" }),
+    ]);
   });
 
   it("crosses the broker with its type and code intact", async () => {

@@ -40,15 +40,17 @@ import {
   SendResult,
   StatusEvent,
   StatusResult,
+  STICKER_MIME_TYPE,
   TestParams,
   TestResult,
 } from "./channel-contract";
 import type { ChannelForResult, IsEnabledResult, PluginRecord, PluginsChangedEvent, PluginsInstallsChangedEvent } from "./host-contract";
 import type { PluginManifest } from "./manifest";
+import type { PlatformActions } from "./core-api/contract";
 import { INLINE_MEDIA_MAX_CHARS, uploadMedia, type UploadMediaParams } from "./media-transfer";
 
-/** Actions of the core plugins may call, with their params and results. */
-export interface Actions {
+/** Actions of the core plugins may call, with their params and results (the core API of every kind: PlatformActions). */
+export interface Actions extends PlatformActions {
   "channels.inbound": { params: InboundMessage; result: InboundResult };
   "channels.ack": { params: AckEvent; result: { applied: boolean } };
   "channels.change": { params: MessageChangeEvent; result: MessageChangeResult };
@@ -182,11 +184,13 @@ const REQUIRED_BY_KIND: Record<ChannelCapability, string[]> = {
   edit: ["targetProviderId", "body"],
   delete: ["targetProviderId"],
   template: ["name", "language"],
+  sticker: ["media"],
 };
 
 /**
  * The first thing a channel's `send` does: throws ChannelUnsupportedError for a kind not in
- * `capabilities` (the manifest's), and a ValidationError naming the missing field of the kind.
+ * `capabilities` (the manifest's), and a ValidationError naming the missing field of the kind
+ * (or a sticker's file that is not a WebP).
  */
 export function checkOutbound(capabilities: readonly ChannelCapability[], message: OutboundMessage): void {
   if (!capabilities.includes(message.kind)) throw new ChannelUnsupportedError(message.kind, { supported: [...capabilities] });
@@ -198,6 +202,11 @@ export function checkOutbound(capabilities: readonly ChannelCapability[], messag
       "VALIDATION_ERROR",
       missing.map((f) => ({ type: "required", field: `message.${f}`, message: `The 'message.${f}' field is required for ${message.kind} messages.` })),
     );
+  }
+  if (message.kind === "sticker" && String(message.media.mimeType ?? "").split(";")[0].trim().toLowerCase() !== STICKER_MIME_TYPE) {
+    throw new Errors.ValidationError("Parameters validation error!", "VALIDATION_ERROR", [
+      { type: "equalValue", field: "message.media.mimeType", expected: STICKER_MIME_TYPE, actual: message.media.mimeType, message: `A sticker must be ${STICKER_MIME_TYPE}.` },
+    ]);
   }
 }
 

@@ -69,7 +69,7 @@ export interface TenantPluginView {
   bundled: boolean;
   /** The super's decision for the tenant, or null when none (the default policy applies). */
   decision: boolean | null;
-  /** What the default policy says: bundled FREE-tier plugins are allowed. */
+  /** What the default policy says: bundled plugins are allowed (their tier still gates them). */
   allowedByDefault: boolean;
   /** The decision, or the default. */
   allowed: boolean;

@@ -3,6 +3,7 @@
  * internals: what a plugin needs from the core is part of this contract.
  */
 export * from "./channel-contract";
+export * from "./chatbot-contract";
 export * from "./manifest";
 export * from "./define-plugin";
 export * from "./helpers";
@@ -14,3 +15,10 @@ export * from "./archive";
 export * from "./data";
 export * from "./action-options";
 export * from "./rate-limit";
+export * from "./jobs";
+export * from "./core-api";
+export * from "./platform-files";
+export * from "./plugin-error";
+export * from "./url-policy";
+export * from "./url-policy-fetch";
+export * from "./url-policy-agent";

@@ -117,6 +117,8 @@ describe("validateManifest", () => {
   it.each([
     ["id not kebab-case", { id: "Channel_WebChat" }, /^platform\.id "Channel_WebChat" must be kebab-case/],
     ["id with a double hyphen", { id: "channel--x" }, /^platform\.id .* must be kebab-case/],
+    ["id of a core domain (the scheduler owner of its jobs)", { id: "automation" }, /^platform\.id "automation" is a name of the core's own/],
+    ["id of a core service", { id: "tickets" }, /^platform\.id "tickets" is a name of the core's own/],
     ["id too long", { id: "a".repeat(65) }, /at most 64 characters/],
     ["missing id", { id: undefined }, /^platform\.id must be a non-empty string/],
     ["unknown kind", { kind: "widget" }, /^platform\.kind must be one of channel, campaign, ai, chatbot, report, module/],
@@ -134,7 +136,7 @@ describe("validateManifest", () => {
     ["empty profiles", { profiles: [] }, /^platform\.profiles must not be empty/],
     ["a repeated profile", { profiles: ["admin", "admin"] }, /^platform\.profiles\[1\] "admin" is repeated/],
     ["a channel without channel block", { channel: undefined }, /^platform\.channel must be an object with capabilities when kind is channel/],
-    ["an unknown capability", { channel: { capabilities: ["text", "sticker"] } }, /^platform\.channel\.capabilities\[1\] "sticker" is not one of text, media/],
+    ["an unknown capability", { channel: { capabilities: ["text", "poll"] } }, /^platform\.channel\.capabilities\[1\] "poll" is not one of text, media, reaction, edit, delete, template, sticker/],
     ["no capabilities", { channel: { capabilities: [] } }, /^platform\.channel\.capabilities must not be empty/],
     ["a bad channel type", { channel: { capabilities: ["text"], type: "web chat" } }, /^platform\.channel\.type must be/],
     ["receipts not a boolean", { channel: { capabilities: ["text"], receipts: "yes" } }, /^platform\.channel\.receipts must be true or false/],

@@ -32,6 +32,16 @@ export type ManifestLocale = (typeof MANIFEST_LOCALES)[number];
 /** kebab-case: lowercase words of letters and digits joined by single hyphens. */
 export const PLUGIN_ID_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 export const PLUGIN_ID_MAX = 64;
+/**
+ * The core's own names (its domains and services): a plugin may not take one, since a plugin's
+ * id is its owner name on the scheduler (a plugin "automation" could otherwise schedule and
+ * cancel the core's auto-close jobs) and its prefix in events and routes.
+ */
+export const RESERVED_PLUGIN_IDS: readonly string[] = [
+  "api", "auth", "automation", "business-time", "channels", "connections", "contacts", "core", "dashboard", "files", "gateway", "licence",
+  "mailer", "marketplace", "messages", "outbox", "platform", "plugins", "queues", "quick-messages", "realtime", "scheduler", "settings",
+  "system", "tags", "tenants", "tickets", "users",
+];
 
 /**
  * Icons the shell draws itself, by name (platform.icon); anything else is the URL of an image
@@ -77,6 +87,20 @@ export interface ChannelManifest {
   numberCheck?: boolean;
 }
 
+/** A plugin error's texts in one language, as the catalogue shows them (title + detail; `{{name}}` filled from the error's data). */
+export interface PluginErrorText {
+  title: string;
+  detail: string;
+}
+
+/** One error code a plugin throws (PluginError), its HTTP status and its texts in the four languages. */
+export type PluginErrorDefinition = { status: number } & Record<ManifestLocale, PluginErrorText>;
+
+/** A plugin's error codes: ERR_ and capitals, digits or underscores; never one of the core's codes. */
+export const PLUGIN_ERROR_CODE = /^ERR_[A-Z0-9_]{3,60}$/;
+/** The statuses a plugin's error may answer: a client's mistake (4xx) or the plugin's service being unavailable (503). */
+export const PLUGIN_ERROR_STATUSES = [400, 402, 403, 404, 409, 410, 413, 422, 429, 503] as const;
+
 /** The `platform` block, as written in package.json. */
 export interface PlatformBlock {
   id: string;
@@ -97,6 +121,8 @@ export interface PlatformBlock {
   icon?: PluginIconName | string;
   /** #rrggbb behind the icon. */
   color?: string;
+  /** The plugin's error codes with their texts, merged into the catalogue the shell reads (GET /errors/catalogue). */
+  errors?: Record<string, PluginErrorDefinition>;
 }
 
 /** A validated manifest: the platform block plus the package's name and version. */
@@ -109,7 +135,7 @@ export interface PluginManifest extends PlatformBlock {
 
 export type ManifestResult = { ok: true; manifest: PluginManifest } | { ok: false; errors: string[] };
 
-const PLATFORM_FIELDS = ["id", "kind", "tier", "coreApi", "displayName", "ui", "settingsSchema", "permissions", "profiles", "channel", "icon", "color"];
+const PLATFORM_FIELDS = ["id", "kind", "tier", "coreApi", "displayName", "ui", "settingsSchema", "permissions", "profiles", "channel", "icon", "color", "errors"];
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 const isNonEmptyString = (x: unknown): x is string => typeof x === "string" && x.trim().length > 0;
@@ -150,6 +176,28 @@ function checkStringList(errors: string[], field: string, value: unknown, opts: 
   });
 }
 
+/** platform.errors: each code well formed, with an allowed status and a title and detail in every language. */
+function checkErrorDefinitions(errors: string[], value: unknown) {
+  if (!isObject(value)) {
+    errors.push("platform.errors must be an object of error codes");
+    return;
+  }
+  for (const [code, def] of Object.entries(value)) {
+    const at = `platform.errors.${code}`;
+    if (!PLUGIN_ERROR_CODE.test(code)) errors.push(`${at}: the code must match ${PLUGIN_ERROR_CODE}`);
+    if (!isObject(def)) {
+      errors.push(`${at} must be an object with status and the texts of ${MANIFEST_LOCALES.join(", ")}`);
+      continue;
+    }
+    if (!(PLUGIN_ERROR_STATUSES as readonly unknown[]).includes(def.status)) errors.push(`${at}.status must be one of ${PLUGIN_ERROR_STATUSES.join(", ")}`);
+    for (const k of Object.keys(def)) if (k !== "status" && !(MANIFEST_LOCALES as readonly string[]).includes(k)) errors.push(`${at}.${k} is not a locale (known: ${MANIFEST_LOCALES.join(", ")})`);
+    for (const loc of MANIFEST_LOCALES) {
+      const t = def[loc];
+      if (!isObject(t) || !isNonEmptyString(t.title) || !isNonEmptyString(t.detail)) errors.push(`${at}["${loc}"] must have a non-empty title and detail`);
+    }
+  }
+}
+
 /** A fastest-validator schema compiles, or the reason it does not. */
 function settingsSchemaError(schema: Record<string, unknown>): string | null {
   try {
@@ -179,6 +227,7 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
 
   if (!isNonEmptyString(p.id)) errors.push("platform.id must be a non-empty string");
   else if (!PLUGIN_ID_PATTERN.test(p.id) || p.id.length > PLUGIN_ID_MAX) errors.push(`platform.id ${quote(p.id)} must be kebab-case (e.g. "channel-webchat"), at most ${PLUGIN_ID_MAX} characters`);
+  else if (RESERVED_PLUGIN_IDS.includes(p.id)) errors.push(`platform.id ${quote(p.id)} is a name of the core's own (reserved: ${RESERVED_PLUGIN_IDS.join(", ")})`);
 
   if (!(PLUGIN_KINDS as readonly unknown[]).includes(p.kind)) errors.push(`platform.kind must be one of ${PLUGIN_KINDS.join(", ")} (got ${quote(p.kind)})`);
   if (!(PLUGIN_TIERS as readonly unknown[]).includes(p.tier)) errors.push(`platform.tier must be one of ${PLUGIN_TIERS.join(", ")} (got ${quote(p.tier)})`);
@@ -237,6 +286,8 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
   }
   if (p.color !== undefined && (typeof p.color !== "string" || !PLUGIN_COLOR.test(p.color))) errors.push(`platform.color must be a colour as #rrggbb (got ${quote(p.color)})`);
 
+  if (p.errors !== undefined) checkErrorDefinitions(errors, p.errors);
+
   if (errors.length) return { ok: false, errors };
 
   const manifest: PluginManifest = {
@@ -257,6 +308,7 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
   if (p.profiles !== undefined) manifest.profiles = [...(p.profiles as PluginProfile[])];
   if (p.icon !== undefined) manifest.icon = p.icon as string;
   if (p.color !== undefined) manifest.color = (p.color as string).toLowerCase();
+  if (p.errors !== undefined) manifest.errors = JSON.parse(JSON.stringify(p.errors)) as Record<string, PluginErrorDefinition>;
   if (p.channel !== undefined) {
     const ch = p.channel as unknown as ChannelManifest;
     manifest.channel = { capabilities: [...ch.capabilities], ...(ch.type !== undefined ? { type: ch.type } : {}) };

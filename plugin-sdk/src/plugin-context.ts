@@ -51,6 +51,12 @@ export interface PluginContext {
    * context it never leaves the plugin's process.
    */
   database?: PluginDatabaseAddress;
+  /**
+   * The platform's outbound allow-list (OUTBOUND_URL_ALLOWLIST): hosts, IPs and CIDRs a
+   * tenant's URL may reach although not public. Give it to the URL policy as `allow`
+   * (checkOutboundUrl, safeFetch); absent from older hosts, which means none.
+   */
+  outboundAllow?: string[];
 }
 
 /** The service setting that carries the context. */

@@ -67,12 +67,16 @@ export interface UiRoute {
   access?: UiProfile;
 }
 
+/** A text per locale; the shell picks the current one (pt-BR when missing). */
+export type UiLabel = Partial<Record<UiLocale, string>> & { "pt-BR": string };
+
 export interface UiMenuItem {
   key: string;
   path: string;
-  /** Label per locale; the shell picks the current one (pt-BR when missing). */
-  label: Partial<Record<UiLocale, string>> & { "pt-BR": string };
+  label: UiLabel;
   access?: UiProfile;
+  /** A name of the SDK's PLUGIN_ICONS or an image URL (default: the plugin's manifest icon). */
+  icon?: string;
 }
 
 /** Settings of a connection of the plugin's channel type, edited in the connection form. */
@@ -124,6 +128,132 @@ export interface ChatListActionDefinition {
   component: ComponentType<ChatListActionProps>;
 }
 
+/** The ticket an attendance-screen slot is drawn for. */
+export interface UiTicket {
+  id: number;
+  status: "open" | "pending" | "closed" | "group" | "chatbot";
+  contactId: number;
+  connectionId: number | null;
+  queueId: number | null;
+  userId: number | null;
+  isGroup: boolean;
+  /** The connection's channel type ("whatsapp", "telegram", …), when known. */
+  channel?: string | null;
+}
+
+/** A page under /configuracoes/<path> (admins only, like every settings page), listed in the settings menu. */
+export interface SettingsSectionDefinition {
+  /** The child path, e.g. "prompt" → /configuracoes/prompt. */
+  path: string;
+  label: UiLabel;
+  load: () => Promise<{ default: ComponentType }>;
+}
+
+export interface ComposerActionProps {
+  runtime: ShellRuntime;
+  ticket: UiTicket;
+  /** The composer's current text. */
+  text: string;
+  /** Replaces the composer's text (an AI rewrite, a template). */
+  setText(text: string): void;
+  /** Sends a text message on the ticket now. */
+  send(body: string): Promise<void>;
+  onClose(): void;
+}
+
+/** A button beside the composer's send button; pressing it mounts `component` (its own popover or modal). */
+export interface ComposerActionDefinition {
+  key: string;
+  label: UiLabel;
+  icon?: ReactNode;
+  access?: UiProfile;
+  component: ComponentType<ComposerActionProps>;
+}
+
+export interface ComposerReplacementProps {
+  runtime: ShellRuntime;
+  ticket: UiTicket;
+}
+
+/**
+ * Draws instead of the composer when `applies(ticket)` is true, e.g. a template picker when a
+ * WhatsApp Cloud ticket's 24-hour window is closed. The first registered that applies wins.
+ */
+export interface ComposerReplacementDefinition {
+  key: string;
+  applies(ticket: UiTicket): boolean;
+  component: ComponentType<ComposerReplacementProps>;
+}
+
+export interface ClosingDialogProps {
+  runtime: ShellRuntime;
+  ticket: UiTicket;
+  /** Lets the ticket close (after the plugin saved what it asked). */
+  done(): void;
+  /** Keeps the ticket open. */
+  cancel(): void;
+}
+
+/** Shown when an agent closes a ticket, before it closes (a closure questionnaire); `applies` may skip it. */
+export interface ClosingDialogDefinition {
+  key: string;
+  applies?(ticket: UiTicket): boolean;
+  component: ComponentType<ClosingDialogProps>;
+}
+
+export interface ContactPanelSectionProps {
+  runtime: ShellRuntime;
+  contactId: number;
+  ticket?: UiTicket;
+}
+
+/** A section of the attendance screen's contact panel. */
+export interface ContactPanelSectionDefinition {
+  key: string;
+  label: UiLabel;
+  access?: UiProfile;
+  component: ComponentType<ContactPanelSectionProps>;
+}
+
+export interface FormSectionProps {
+  runtime: ShellRuntime;
+  /** The edited object's id (absent while creating it). */
+  id?: number;
+  /** The plugin's own values for this object (it saves them itself, through its routes, on `onSaved`). */
+  value: Record<string, unknown>;
+  onChange(next: Record<string, unknown>): void;
+}
+
+/**
+ * A section of the connection form (for some channel types) or of the queue form: a chatbot
+ * plugin adds its settings there. `save` runs after the core saved the object, with its id.
+ */
+export interface FormSectionDefinition {
+  key: string;
+  label: UiLabel;
+  /** Connection form only: the channel types it applies to (default: all). */
+  types?: string[];
+  component: ComponentType<FormSectionProps>;
+  load?(id: number, runtime: ShellRuntime): Promise<Record<string, unknown>>;
+  save?(id: number, value: Record<string, unknown>, runtime: ShellRuntime): Promise<void>;
+}
+
+/** A block of the dashboard (/home). */
+export interface DashboardBlockDefinition {
+  key: string;
+  title: UiLabel;
+  access?: UiProfile;
+  component: ComponentType<{ runtime: ShellRuntime }>;
+}
+
+export interface UiRealtime {
+  /**
+   * Hears the plugin's own pushes (the core API's realtime.push with this `event`), as
+   * `plugin:<id>:<event>` on the socket; returns the unsubscribe.
+   */
+  on(event: string, handler: (payload: unknown) => void): () => void;
+}
+
 export interface ShellRuntime {
   /** The plugin this runtime was made for. */
   pluginId: string;
@@ -140,6 +270,15 @@ export interface ShellRuntime {
   registerConnectForm(form: ConnectFormDefinition): void;
   /** Adds a button to the chat list (see ChatListActionDefinition). */
   registerChatListAction(action: ChatListActionDefinition): void;
+  realtime: UiRealtime;
+  addSettingsSection(section: SettingsSectionDefinition): void;
+  registerComposerAction(action: ComposerActionDefinition): void;
+  registerComposerReplacement(replacement: ComposerReplacementDefinition): void;
+  registerClosingDialog(dialog: ClosingDialogDefinition): void;
+  registerContactPanelSection(section: ContactPanelSectionDefinition): void;
+  registerConnectionFormSection(section: FormSectionDefinition): void;
+  registerQueueFormSection(section: FormSectionDefinition): void;
+  addDashboardBlock(block: DashboardBlockDefinition): void;
 }
 
 export type RegisterFn = (runtime: ShellRuntime) => void | Promise<void>;
@@ -148,3 +287,6 @@ export type RegisterFn = (runtime: ShellRuntime) => void | Promise<void>;
 export function defineUi(register: RegisterFn): RegisterFn {
   return register;
 }
+
+/** The socket event name of a plugin's push (the core API's realtime.push), shared with the core. */
+export { pluginRealtimeEvent } from "./core-api/contract";

@@ -24,6 +24,11 @@
  * spawned by the core is told the core's prefix (INSTALLATION_PREFIX); a node started on its
  * own (cluster mode) asks the core's plugin host for it (plugins.installationPrefix) before
  * loading its plugins.
+ *
+ * Who it is: PLUGIN_TOKENS (`<id>:<token>,…`) proves to the core which plugins this node runs
+ * (core/src/plugins/THREAT-MODEL.md). A core spawning the node sets it; a node started on its
+ * own is given it by the operator (`tsx core/src/bin/plugin-token.ts <id>` on a core node prints it).
+ * Without a token for a plugin, the core refuses that plugin's calls and ignores its services.
  */
 import * as os from "node:os";
 import * as path from "node:path";
@@ -37,6 +42,7 @@ import type { ResultOf } from "../bus/call";
 import { AccessMiddleware } from "../middlewares/access.middleware";
 import { LicenceMiddleware } from "../middlewares/licence.middleware";
 import { createTimeoutMiddleware } from "../middlewares/timeout.middleware";
+import { createPluginSigner } from "../middlewares/plugin-signer.middleware";
 
 function parseArgs(argv: string[]): { ids: string[]; dirs: string[]; folders: string[] } {
   const ids: string[] = [];
@@ -102,7 +108,8 @@ async function main() {
     logger: { type: "Console", options: { level: config.logLevel, formatter: "short", colors: process.stdout.isTTY } },
     requestTimeout: 0,
     // The same checks as the core's brokers: a plugin's REST actions keep their access rules.
-    middlewares: [AccessMiddleware, LicenceMiddleware, createTimeoutMiddleware(config.requestTimeoutMs)],
+    // Its calls carry its plugins' identity (PLUGIN_TOKENS, from the host): the core refuses unsigned ones.
+    middlewares: [AccessMiddleware, LicenceMiddleware, createTimeoutMiddleware(config.requestTimeoutMs), createPluginSigner(config.pluginTokens)],
   });
   await broker.start();
   const prefix = await installationPrefixOf(broker, config.installationPrefix, log);

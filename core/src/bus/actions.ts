@@ -6,19 +6,22 @@
  */
 import type { Actions as SdkActions, Events as SdkEvents } from "@openatende/plugin-sdk";
 import type { AuthActions, AuthEvents } from "../auth/contract";
+import type { BusinessTimeActions, BusinessTimeEvents } from "../business-time/contract";
+import type { ChatbotsActions, ChatbotsEvents } from "../chatbots/contract";
 import type { ConnectionsActions, ConnectionsEvents } from "../connections/contract";
 import type { ContactsActions, ContactsEvents } from "../contacts/contract";
 import type { LicenceActions, LicenceEvents } from "../licence/contract";
 import type { MailerActions } from "../mailer/contract";
-import type { MessagesActions } from "../messages/contract";
+import type { MessagesActions, MessagesEvents } from "../messages/contract";
 import type { OutboxActions } from "../channels/outbox-contract";
 import type { PluginsActions } from "../plugins/contract";
 import type { QueuesActions, QueuesEvents } from "../queues/contract";
 import type { RealtimeActions, RealtimeEvents } from "../realtime/contract";
+import type { SchedulerActions } from "../scheduler/contract";
 import type { SettingsActions, SettingsEvents } from "../settings/contract";
 import type { TagsActions, TagsEvents } from "../tags/contract";
 import type { TenantsActions, TenantsEvents } from "../tenants/contract";
-import type { TicketsActions } from "../tickets/contract";
+import type { TicketsActions, TicketsEvents } from "../tickets/contract";
 import type { UsersActions, UsersEvents } from "../users/contract";
 
 /** Kept here for the callers that name it from the bus (channels.inbound). */
@@ -27,6 +30,8 @@ export type { ActiveTicket } from "../tickets/contract";
 export interface CoreActions
   extends SdkActions,
     AuthActions,
+    BusinessTimeActions,
+    ChatbotsActions,
     ConnectionsActions,
     ContactsActions,
     LicenceActions,
@@ -36,10 +41,11 @@ export interface CoreActions
     PluginsActions,
     QueuesActions,
     RealtimeActions,
+    SchedulerActions,
     SettingsActions,
     TagsActions,
     TenantsActions,
     TicketsActions,
     UsersActions {}
 
-export interface CoreEvents extends SdkEvents, AuthEvents, ConnectionsEvents, ContactsEvents, LicenceEvents, QueuesEvents, RealtimeEvents, SettingsEvents, TagsEvents, TenantsEvents, UsersEvents {}
+export interface CoreEvents extends SdkEvents, AuthEvents, BusinessTimeEvents, ChatbotsEvents, ConnectionsEvents, ContactsEvents, LicenceEvents, MessagesEvents, QueuesEvents, RealtimeEvents, SettingsEvents, TagsEvents, TenantsEvents, TicketsEvents, UsersEvents {}

@@ -69,13 +69,29 @@ export function resolveStored(dataDir: string, tenantId: number, rel: string): s
   return full;
 }
 
+/** The folder of a tenant's message files (what messages own: a ticket's removal takes its files from here only). */
+export const MEDIA_FOLDER = "media";
+
+/** True for a path of the tenant's message files (tenants/<id>/media/…), not a plugin's or a wallpaper. */
+export function isMessageMedia(tenantId: number, rel: string): boolean {
+  return path.normalize(rel).startsWith(path.join("tenants", String(tenantId), MEDIA_FOLDER) + path.sep);
+}
+
 /**
  * Stores one file arriving in chunks (a channel's upload over the transporter) the way
  * storeFiles stores an inline one; refuses it, leaving nothing behind, past `maxBytes`.
+ * `folder` is under the tenant's folder (default its message files).
  */
-export async function storeStream(dataDir: string, tenantId: number, file: { fileName: string; mimeType: string }, chunks: AsyncIterable<Buffer>, maxBytes = MAX_FILE_BYTES): Promise<StoredFile> {
+export async function storeStream(
+  dataDir: string,
+  tenantId: number,
+  file: { fileName: string; mimeType: string },
+  chunks: AsyncIterable<Buffer>,
+  maxBytes = MAX_FILE_BYTES,
+  folder = MEDIA_FOLDER,
+): Promise<StoredFile> {
   const month = new Date().toISOString().slice(0, 7);
-  const rel = path.join("tenants", String(tenantId), "media", month);
+  const rel = path.join("tenants", String(tenantId), folder, month);
   await fs.promises.mkdir(path.join(dataDir, rel), { recursive: true });
   const p = path.join(rel, `${randomUUID()}-${safeName(file.fileName)}`);
   const full = path.join(dataDir, p);
@@ -114,4 +130,46 @@ export async function* readChunks(full: string, chunkBytes: number): AsyncGenera
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * The image kind read from the file's first bytes: what the client calls the file (its name,
+ * its MIME type) is not trusted, so a PDF or a text renamed .png is refused. SVG is not taken:
+ * it can carry scripts.
+ */
+export function imageKindOf(buf: Buffer): { mime: string; ext: string } | undefined {
+  const starts = (bytes: number[], at = 0) => buf.length >= at + bytes.length && bytes.every((b, i) => buf[at + i] === b);
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { mime: "image/png", ext: "png" };
+  if (starts([0xff, 0xd8, 0xff])) return { mime: "image/jpeg", ext: "jpg" };
+  if (starts([0x47, 0x49, 0x46, 0x38]) && (buf[4] === 0x37 || buf[4] === 0x39) && buf[5] === 0x61) return { mime: "image/gif", ext: "gif" };
+  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return { mime: "image/webp", ext: "webp" };
+  return undefined;
+}
+
+/** How many first bytes checkContentType reads. */
+export const CONTENT_HEAD_BYTES = 512;
+const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
+/** Types a browser runs rather than shows (scripts, markup): a tenant's file is never one. */
+const ACTIVE_TYPES = /^(image\/svg\+xml|text\/html|application\/xhtml\+xml|(text|application)\/(x-)?(java|ecma)script|(text|application)\/xml|text\/xsl)$/i;
+/** Markup at the start of a file (after a BOM and blanks), whatever it is called. */
+const ACTIVE_CONTENT = /^(\ufeff)?\s*<(!doctype\s+html|html|head|body|script|svg|\?xml|iframe|object|embed)[\s>/]/i;
+
+/**
+ * Checks a file's declared type against its first bytes (at least CONTENT_HEAD_BYTES, or the
+ * whole file) and answers the type to record: an image by its content only (png, jpeg, gif,
+ * webp: ERR_INVALID_IMAGE_FORMAT otherwise, the wallpaper's rule); a PDF must start as one;
+ * markup or scripts, declared or found at the start, and a type that is not a MIME type:
+ * ERR_UNSUPPORTED_MEDIA_TYPE.
+ */
+export function checkContentType(head: Buffer, declared: string, field = "mimeType"): string {
+  const mime = declared.split(";")[0].trim().toLowerCase();
+  if (!MIME.test(mime) || ACTIVE_TYPES.test(mime)) throw new AppError("ERR_UNSUPPORTED_MEDIA_TYPE", { field, mimeType: declared });
+  if (mime.startsWith("image/")) {
+    const kind = imageKindOf(head);
+    if (!kind) throw new AppError("ERR_INVALID_IMAGE_FORMAT", { field, mimeType: declared });
+    return kind.mime;
+  }
+  if (ACTIVE_CONTENT.test(head.subarray(0, CONTENT_HEAD_BYTES).toString("latin1"))) throw new AppError("ERR_UNSUPPORTED_MEDIA_TYPE", { field, mimeType: declared, reason: "content" });
+  if (mime === "application/pdf" && head.subarray(0, 5).toString("latin1") !== "%PDF-") throw new AppError("ERR_UNSUPPORTED_MEDIA_TYPE", { field, mimeType: declared, reason: "content" });
+  return mime;
 }

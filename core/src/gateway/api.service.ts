@@ -4,13 +4,14 @@ import bodyParser from "body-parser";
 import type { ServiceSchema } from "moleculer";
 import { call, defineService } from "../bus/call";
 import type { CoreDeps } from "../deps";
+import { pluginOfAction } from "./plugin-routes";
+import { rateLimitAction } from "./rate-limit-action";
 import { AppError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/codes";
 import { resolveLocale, Locale } from "../errors/catalogue";
 import { toHttpError } from "./errors";
 import { verifyAccessToken } from "../auth/tokens";
 import { readSessionState } from "../auth/session-store";
-import { hitAll, type RateLimitRule } from "../lib/rate-limit";
 import type { Access, AuthUser, Meta } from "../types";
 import { hasAccess } from "../middlewares/access.middleware";
 import { pluginRemotePath, sendShellFile, sendStatic } from "./static";
@@ -250,31 +251,7 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
      * Anything else under /api is the API's 404.
      */
     actions: {
-      /**
-       * The SDK's rateLimit (plugin-sdk/src/rate-limit.ts): fixed windows for plugins' public
-       * routes, counted in the installation's Redis. Redis unreachable: allowed (and logged),
-       * as for logins: losing the limiter must not take the routes down.
-       */
-      rateLimit: {
-        visibility: "public",
-        params: {
-          rules: {
-            type: "array",
-            min: 1,
-            max: 8,
-            items: { type: "object", props: { key: { type: "string", min: 1, max: 300 }, max: { type: "number", integer: true, positive: true }, windowSeconds: { type: "number", integer: true, positive: true, max: 86400 } } },
-          },
-        },
-        async handler(ctx: { params: { rules: RateLimitRule[] } }) {
-          try {
-            const r = await hitAll(deps.redis(), ctx.params.rules);
-            return { allowed: r.allowed, retryAfter: r.retryAfter, limited: r.limited };
-          } catch (err) {
-            this.logger.warn(`Rate limiter unavailable (Redis): ${(err as Error).message}`);
-            return { allowed: true, retryAfter: 0, limited: [] };
-          }
-        },
-      },
+      rateLimit: rateLimitAction(deps),
     },
     events: {
       // A plugin installed, upgraded, rolled back or removed: its UI folder moved.
@@ -364,10 +341,24 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
         if (!state.active) throw new AppError(state.code ?? "ERR_SESSION_EXPIRED");
         return { id: c.sub, tenantId: c.tid, profile: c.prf, isMaster: c.mst, isSupport: c.sup, sessionId: c.sid };
       },
-      /** Access before validation: a caller without the right profile learns nothing about the params. */
-      authorize(ctx: { meta: Meta }, _route: unknown, req: Req) {
+      /**
+       * Access before validation: a caller without the right profile learns nothing about the
+       * params. A plugin's route ("v<major>.<id>.…") is also the tenant's plugin: refused here,
+       * in the core, when the plugin is not available to the caller's tenant (not allowed,
+       * switched off, or below its tier: ERR_LICENSE_TIER_REQUIRED naming it), whatever the
+       * plugin's own node checks.
+       */
+      async authorize(ctx: { meta: Meta }, _route: unknown, req: Req) {
         const access = (req.$action?.access ?? "user") as Access;
         if (!hasAccess(access, ctx.meta)) throw new AppError("ERR_NO_PERMISSION", { required: access });
+        const plugin = pluginOfAction(req.$action?.name);
+        const user = ctx.meta.user;
+        if (!plugin) return;
+        if (user) await call(this.broker, "plugins.availability", { tenantId: user.tenantId, id: plugin.id, major: plugin.major, assert: true });
+        // The user's credentials stay in the core: a plugin gets who is calling (meta.user), never their token.
+        const meta = ctx.meta as Meta & { rawToken?: string; sessionHeader?: string };
+        delete meta.rawToken;
+        delete meta.sessionHeader;
       },
       /** Redis first (one round trip, shared by every gateway node), the auth service when the key is missing. */
       async sessionState(_ctx: unknown, sid: string): Promise<{ active: boolean; code?: ErrorCode }> {

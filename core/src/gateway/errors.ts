@@ -1,5 +1,6 @@
 import { ERROR_CODES, ErrorCode, isErrorCode } from "../errors/codes";
-import { Locale, translateError, validationMessage } from "../errors/catalogue";
+import { Locale, interpolate, translateError, validationMessage } from "../errors/catalogue";
+import { pluginError } from "../errors/plugin-codes";
 
 export interface HttpErrorBody {
   error: ErrorCode;
@@ -45,6 +46,13 @@ const TYPE_MAP: Record<string, ErrorCode> = {
  */
 export function toHttpError(err: unknown, locale: Locale): { status: number; body: HttpErrorBody; internal: boolean } {
   const e = (err ?? {}) as AnyErr;
+  const own = pluginError(e.type);
+  if (own) {
+    // A plugin's code (its manifest's platform.errors): its status and texts.
+    const data = e.data && typeof e.data === "object" && !Array.isArray(e.data) ? { ...(e.data as Record<string, unknown>) } : {};
+    const t = own[locale] ?? own["pt-BR"];
+    return { status: own.status, body: { error: e.type as ErrorCode, message: interpolate(t.detail, data), title: interpolate(t.title, data), data }, internal: false };
+  }
   let code: ErrorCode;
   let data: Record<string, unknown> = {};
 

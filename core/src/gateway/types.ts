@@ -4,7 +4,7 @@ import type { ErrorCode } from "../errors/codes";
 import type { AuthUser, Meta } from "../types";
 
 /** A request as moleculer-web hands it to the gateway's hooks (only the members read here). */
-export type Req = IncomingMessage & { $ctx?: { meta: Meta }; $action?: { access?: string }; originalUrl?: string };
+export type Req = IncomingMessage & { $ctx?: { meta: Meta }; $action?: { name?: string; access?: string }; originalUrl?: string };
 
 /** The gateway's methods: its own and the moleculer-web ones its code calls on `this`. */
 export interface GatewayMethods {

@@ -13,12 +13,14 @@
  * pings the nodes that run plugin services and declares one gone after a few missed pongs.
  */
 import { spawn, ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Transporters } from "moleculer";
 import type { BrokerOptions, ServiceBroker } from "moleculer";
 import { childEnv, type AppConfig } from "@openatende/config";
 import type { PluginContext } from "@openatende/plugin-sdk";
+import { busKeyOf, pluginTokensEnv } from "../middlewares/caller-identity";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
@@ -97,6 +99,7 @@ export function pluginContextOf(config: AppConfig, where: { external: boolean; i
     publicUrl: config.publicUrl,
     localFiles: !where.external,
     external: where.external,
+    outboundAllow: [...config.outboundUrlAllowlist],
   };
 }
 
@@ -154,7 +157,7 @@ export class PluginNodeSupervisor {
 
   /** One node per plugin id, found the way plugin-node finds them (PLUGINS_EXTERNAL). */
   start(ids: string[]): void {
-    for (const id of ids) this.add(id, [id]);
+    for (const id of ids) this.add(id, [id], { PLUGIN_TOKENS: pluginTokensEnv(busKeyOf(this.opts.config.jwtSecret), [id]) });
   }
 
   /**
@@ -185,7 +188,8 @@ export class PluginNodeSupervisor {
     const entry = path.join(config.rootDir, "core/src/bin/plugin-node.ts");
     const proc = spawn(process.execPath, [...tsxImport(config.rootDir), entry, ...child.args], {
       cwd: config.rootDir,
-      env: childEnv({ TRANSPORTER: this.opts.transporter, NAMESPACE: config.namespace, INSTALLATION_PREFIX: this.opts.installationPrefix, NODE_ID: undefined, TRANSPORTER_PORT: undefined, PLUGINS_EXTERNAL: undefined, SERVICES: undefined, ...child.env }),
+      // Never the core's secret (it makes the bus key): a plugin node proves who it is with its PLUGIN_TOKENS only.
+      env: childEnv({ TRANSPORTER: this.opts.transporter, NAMESPACE: config.namespace, INSTALLATION_PREFIX: this.opts.installationPrefix, NODE_ID: undefined, TRANSPORTER_PORT: undefined, PLUGINS_EXTERNAL: undefined, SERVICES: undefined, JWT_SECRET: randomBytes(32).toString("hex"), OUTBOUND_URL_ALLOWLIST: config.outboundUrlAllowlist.join(","), ...child.env }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.proc = proc;

@@ -12,7 +12,9 @@ import { ArchiveError, ArchiveFile, PluginManifest, hasPluginMigrations, inspect
 import type { AppConfig } from "@openatende/config";
 import { AppError } from "../errors/app-error";
 import { call } from "../bus/call";
-import { pluginDatabaseOf } from "./data";
+import { pluginOwnDatabaseOf } from "./data";
+import { pluginRedisUrl } from "./redis-access";
+import { busKeyOf, pluginTokensEnv } from "../middlewares/caller-identity";
 
 /** A semver version is a safe folder name; anything else is refused before touching the disk. */
 export const VERSION_DIR = /^[0-9A-Za-z.+-]{1,64}$/;
@@ -40,15 +42,18 @@ export function shipsMigrations(folder: string): boolean {
   }
 }
 
-/** The environment of an installed plugin's node; `folder` is the version it runs. */
-export function installedNodeEnv(c: AppConfig, id: string, folder: string): Record<string, string | undefined> {
+/**
+ * The environment of an installed plugin's node; `folder` is the version it runs, `prefix` the
+ * installation's Redis prefix (its Redis user opens only `<prefix>:<id>:*`: redis-access.ts).
+ */
+export function installedNodeEnv(c: AppConfig, id: string, folder: string, prefix?: string): Record<string, string | undefined> {
   return {
-    // Its own database only, never the core's DATABASE_URL.
-    PLUGIN_DATABASE_URL: shipsMigrations(folder) ? pluginDatabaseOf(c, id).url : undefined,
+    // Its own database only, as its own user (MariaDB), never the core's DATABASE_URL.
+    PLUGIN_DATABASE_URL: shipsMigrations(folder) ? pluginOwnDatabaseOf(c, id).url : undefined,
     // The bundle requires "moleculer" (the host provides it) from wherever it was unpacked.
     NODE_PATH: path.join(c.rootDir, "node_modules"),
     DATA_DIR: c.dataDir,
-    REDIS_URL: c.redisUrl,
+    REDIS_URL: prefix ? pluginRedisUrl(c, prefix, id) : c.redisUrl,
     PUBLIC_URL: c.publicUrl,
     LOG_LEVEL: c.logLevel,
     NODE_ENV: c.env,
@@ -56,6 +61,8 @@ export function installedNodeEnv(c: AppConfig, id: string, folder: string): Reco
     JWT_SECRET: randomBytes(32).toString("hex"),
     DATABASE_URL: undefined,
     PLUGIN_INSTALLS: "false",
+    // Who it is: the core accepts its calls as this plugin's, and only the actions meant for plugins.
+    PLUGIN_TOKENS: pluginTokensEnv(busKeyOf(c.jwtSecret), [id]),
   };
 }
 

@@ -30,7 +30,8 @@ import { inspectPluginFolder } from "./discovery";
 import { PluginNodeSupervisor, transporterForPluginNodes } from "./external";
 import type { LoadedPlugin, PluginRegistry } from "./registry";
 import { definePluginInstall, PluginInstall } from "./model";
-import { pluginDatabaseOf } from "./data";
+import { ensurePluginDatabaseUser, pluginDatabaseOf } from "./data";
+import { dropPluginRedisUser, ensurePluginRedisUser } from "./redis-access";
 import { InstallHost } from "./install-host";
 import { PLUGIN_ID, VERSION_DIR, fetchArchive, installedNodeEnv, lastWords, parseVersions, shipsMigrations, sleep, sortVersions, unpack } from "./install-files";
 import { call } from "../bus/call";
@@ -164,7 +165,7 @@ export class PluginInstalls {
     const installed = this.o.registry().loaded().filter((p) => p.installed);
     for (const p of installed) {
       await this.ensureDatabase(p.id, p.folder).catch((err: Error) => this.o.log.warn(`Installed plugin ${p.id}: its database: ${err.message}`));
-      this.ensureSupervisor().add(this.key(p.id), ["--folder", p.folder], installedNodeEnv(this.o.config, p.id, p.folder));
+      this.ensureSupervisor().add(this.key(p.id), ["--folder", p.folder], installedNodeEnv(this.o.config, p.id, p.folder, this.o.redisPrefix?.()));
       this.o.log.info(`Installed plugin ${p.id} ${p.version}: starting its plugin node`);
     }
   }
@@ -291,6 +292,8 @@ export class PluginInstalls {
         await this.o.sequelize.query("DELETE FROM tenant_plugins WHERE pluginId = ?", { replacements: [id], transaction });
       });
       fs.rmSync(path.join(this.root, id), { recursive: true, force: true });
+      const prefix = this.o.redisPrefix?.();
+      if (prefix) await dropPluginRedisUser(this.o.config, this.o.redis(), prefix, id).catch((err: Error) => this.o.log.warn(`Plugin ${id}: its Redis user: ${err.message}`));
       this.o.log.info(`Plugin ${id} uninstalled`);
       return { id, uninstalled: true as const };
     });
@@ -331,7 +334,7 @@ export class PluginInstalls {
       this.restore(old);
       throw new AppError("ERR_PLUGIN_INSTALL_FAILED", { id, version: manifest.version, reason: `its database: ${(err as Error).message}` });
     }
-    supervisor.add(key, ["--folder", folder], installedNodeEnv(this.o.config, id, folder));
+    supervisor.add(key, ["--folder", folder], installedNodeEnv(this.o.config, id, folder, this.o.redisPrefix?.()));
     const failure = await this.waitStarted(key, pluginServiceName(id, major));
     if (failure) {
       await supervisor.remove(key);
@@ -350,12 +353,19 @@ export class PluginInstalls {
     if (!old.length) return;
     const registry = this.o.registry();
     for (const p of old) registry.addLoaded(p.folder, p.manifest, p.major, { installed: true });
-    this.ensureSupervisor().add(this.key(old[0].id), ["--folder", old[0].folder], installedNodeEnv(this.o.config, old[0].id, old[0].folder));
+    this.ensureSupervisor().add(this.key(old[0].id), ["--folder", old[0].folder], installedNodeEnv(this.o.config, old[0].id, old[0].folder, this.o.redisPrefix?.()));
   }
 
-  /** Creates the plugin's own database (a plugin with migrations/ only); its node runs the migrations. */
+  /**
+   * What the plugin's node may reach, made before it starts: its Redis user (its keys only), and
+   * for a plugin with migrations/ its own database and MariaDB user; its node runs the migrations.
+   */
   private async ensureDatabase(id: string, folder: string): Promise<void> {
-    if (shipsMigrations(folder)) await ensurePluginDatabase(pluginDatabaseOf(this.o.config, id));
+    const prefix = this.o.redisPrefix?.();
+    if (prefix) await ensurePluginRedisUser(this.o.config, this.o.redis(), prefix, id);
+    if (!shipsMigrations(folder)) return;
+    await ensurePluginDatabase(pluginDatabaseOf(this.o.config, id));
+    await ensurePluginDatabaseUser(this.o.config, id);
   }
 
   private async waitGone(services: string[], timeoutMs = 10_000): Promise<void> {

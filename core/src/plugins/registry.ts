@@ -6,6 +6,7 @@
  * given major is asked for with `get(id, major)` / `channel(type, major)`.
  */
 import { PluginManifest, PluginRecord, channelTypeOf, pluginServiceName } from "@openatende/plugin-sdk";
+import { addPluginErrors, dropPluginErrors, pluginErrorsConflict } from "../errors/plugin-codes";
 
 export interface LoadedPlugin {
   id: string;
@@ -54,7 +55,7 @@ export class PluginRegistry {
       const served = this.byChannelType.get(type);
       if (served && served.id !== manifest.id) return `channel type "${type}" is already served by ${served.id}`;
     }
-    return null;
+    return pluginErrorsConflict(manifest);
   }
 
   addLoaded(folder: string, manifest: PluginManifest, major: number, opts: { external?: boolean; installed?: boolean } = {}): LoadedPlugin {
@@ -63,6 +64,7 @@ export class PluginRegistry {
     if (opts.installed) p.installed = true;
     if (manifest.kind === "channel") p.channelType = channelTypeOf(manifest);
     this.order.push({ kind: "loaded", p });
+    addPluginErrors(manifest);
     const all = [...(this.versions.get(p.id) ?? []), p].sort((a, b) => b.major - a.major);
     this.versions.set(p.id, all);
     const newest = all[0];
@@ -81,6 +83,7 @@ export class PluginRegistry {
     this.versions.delete(id);
     this.byId.delete(id);
     for (const [type, p] of this.byChannelType) if (p.id === id) this.byChannelType.delete(type);
+    dropPluginErrors(id);
     return removed;
   }
 

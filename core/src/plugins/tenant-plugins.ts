@@ -51,8 +51,13 @@ export function createTenantPlugins(o: { sequelize: Sequelize; registry: () => P
   };
 
   const isBundled = (p: LoadedPlugin) => p.folder.startsWith(o.bundledDir + path.sep);
-  /** The default policy when the super decided nothing for a tenant: bundled FREE-tier plugins are allowed. */
-  const allowedByDefault = (p: LoadedPlugin) => isBundled(p) && p.manifest.tier === "FREE";
+  /**
+   * The default policy when the super decided nothing for a tenant: the platform's own (bundled)
+   * plugins are allowed, whatever their tier, since the licence tier still gates them (a PLUS
+   * tenant gets the kanban its plan includes without a reseller's click); anything installed
+   * from the marketplace only where the super allows it.
+   */
+  const allowedByDefault = (p: LoadedPlugin) => isBundled(p);
   const isAllowed = (p: LoadedPlugin, st: TenantPluginState | undefined) => st?.allowed ?? allowedByDefault(p);
 
   async function tenantTier(ctx: Ctx, tenantId: number): Promise<Tier> {

@@ -12,15 +12,15 @@ import { CORE_API_VERSION, PLUGIN_ID_MAX, PLUGIN_ID_PATTERN, PLUGIN_KINDS, PLUGI
 import { CliError, parseArgs, str, UsageError } from "./args";
 import { TEMPLATES_DIR } from "./workspace";
 
-export const SUPPORTED_KINDS = ["channel"] as const;
+export const SUPPORTED_KINDS = ["channel", "module"] as const;
 const FIRST_VERSION = "0.1.0";
 
-export const CREATE_HELP = `Usage: plugin-sdk create <id> --kind channel [--dir <parent folder>] [--name "Display name"] [--tier FREE]
+export const CREATE_HELP = `Usage: plugin-sdk create <id> --kind channel|module [--dir <parent folder>] [--name "Display name"] [--tier FREE]
 
 Creates the folder <dir>/<id> with a working plugin of that kind:
-  package.json (manifest), src/service.ts (definePlugin), src/ui/ (register.tsx, ConnectForm.tsx,
-  texts.ts in pt-BR/en/es/ru, validate.ts), rsbuild.config.cjs, test/ (conformance kit + own tests),
-  README.md, CHANGELOG.md, tsconfig.json.
+  package.json (manifest), src/service.ts (definePlugin), src/ui/ (register.tsx, texts.ts in
+  pt-BR/en/es/ru, the kind's screens), rsbuild.config.cjs, test/ (conformance kit + own tests),
+  README.md, CHANGELOG.md, tsconfig.json; a module also migrations/ (its own tables).
 
   <id>            kebab-case plugin id, e.g. channel-acme (a channel's connection type is the id
                   without "channel-")
@@ -29,6 +29,9 @@ Creates the folder <dir>/<id> with a working plugin of that kind:
   --name <text>   display name (default: from the id)
   --tier <tier>   licence tier: ${PLUGIN_TIERS.join(", ")} (default FREE)
 
+The module scaffold is a tenant's list of items at /<id without "module-"> with its own table,
+routes, error codes, realtime pushes, a dashboard block and a count kept from the core's
+ticket.closed events.
 The channel scaffold is a generic webhook channel: settings { outboundUrl, secret }; inbound
 POST /api/<type>/<token>/messages signed with the x-webhook-secret header; sends posted as JSON.
 Refuses an existing non-empty folder. Exit code: 0 created, 1 failure, 2 bad usage.`;
@@ -41,6 +44,10 @@ interface Scaffold {
 
 interface Vars {
   ID: string;
+  /** A module's shell path and route prefix: the id without "module-". */
+  ROUTE: string;
+  /** The id in capitals, for the module's error codes (ERR_<CODE>_…). */
+  CODE: string;
   TYPE: string;
   NAME: string;
   TIER: PluginTier;
@@ -48,16 +55,17 @@ interface Vars {
   EXPORT_NAME: string;
 }
 
+/** What every scaffold's manifest starts with: id, kind, tier, the core API's major, the name in four languages. */
+function identity(v: Vars, kind: Scaffold["kind"]) {
+  return { id: v.ID, kind, tier: v.TIER, coreApi: `^${semver.major(CORE_API_VERSION)}.0.0`, displayName: { "pt-BR": v.NAME, en: v.NAME, es: v.NAME, ru: v.NAME } };
+}
+
 const SCAFFOLDS: Record<Scaffold["kind"], Scaffold> = {
   channel: {
     kind: "channel",
     templates: path.join(TEMPLATES_DIR, "channel"),
     platform: (v) => ({
-      id: v.ID,
-      kind: "channel",
-      tier: v.TIER,
-      coreApi: `^${semver.major(CORE_API_VERSION)}.0.0`,
-      displayName: { "pt-BR": v.NAME, en: v.NAME, es: v.NAME, ru: v.NAME },
+      ...identity(v, "channel"),
       ui: { remoteEntry: "remoteEntry.js", exposes: ["register"] },
       channel: { capabilities: ["text"] },
       settingsSchema: {
@@ -67,12 +75,30 @@ const SCAFFOLDS: Record<Scaffold["kind"], Scaffold> = {
       permissions: [`connections:${v.TYPE}`],
     }),
   },
+  module: {
+    kind: "module",
+    templates: path.join(TEMPLATES_DIR, "module"),
+    platform: (v) => ({
+      ...identity(v, "module"),
+      icon: "api",
+      ui: { remoteEntry: "remoteEntry.js", exposes: ["register"], routes: [v.ROUTE] },
+      errors: {
+        [`ERR_${v.CODE}_ITEM_NOT_FOUND`]: {
+          status: 404,
+          "pt-BR": { title: "Item não encontrado", detail: "O item não existe ou foi removido." },
+          en: { title: "Item not found", detail: "The item does not exist or was removed." },
+          es: { title: "Elemento no encontrado", detail: "El elemento no existe o fue eliminado." },
+          ru: { title: "Элемент не найден", detail: "Элемент не существует или был удалён." },
+        },
+      },
+    }),
+  },
 };
 
-/** "channel-acme-hook" → "Acme Hook". */
+/** "channel-acme-hook" → "Acme Hook"; "module-acme" → "Acme". */
 export function nameFromId(id: string): string {
   return id
-    .replace(/^channel-/, "")
+    .replace(/^(channel|module)-/, "")
     .split("-")
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join(" ");
@@ -136,13 +162,15 @@ export function createPlugin(opts: CreateOptions): { folder: string; files: stri
 
   const scaffold = SCAFFOLDS[opts.kind as Scaffold["kind"]];
   const type = id.replace(/^channel-/, "");
-  const vars: Vars = { ID: id, TYPE: type, NAME: name, TIER: tier, VERSION: FIRST_VERSION, EXPORT_NAME: exportNameFromId(id) };
+  const route = id.replace(/^module-/, "");
+  const code = route.toUpperCase().replace(/-/g, "_");
+  const vars: Vars = { ID: id, TYPE: type, ROUTE: route, CODE: code, NAME: name, TIER: tier, VERSION: FIRST_VERSION, EXPORT_NAME: exportNameFromId(id) };
 
   const pkg = {
     name: id,
     version: FIRST_VERSION,
     private: true,
-    description: `${name}: a webhook channel for OpenAtende`,
+    description: opts.kind === "module" ? `${name}: a module for OpenAtende` : `${name}: a webhook channel for OpenAtende`,
     main: "src/service.ts",
     dependencies: { "@openatende/plugin-sdk": "*" },
     platform: scaffold.platform(vars),

@@ -31,10 +31,10 @@ describe("plugin-sdk create, validate and test", () => {
     const bad: Array<[string[], RegExp]> = [
       [[], /^$/],
       [["frobnicate"], /unknown command "frobnicate"/],
-      [["create", "channel-x"], /missing --kind \(supported kinds: channel\)/],
+      [["create", "channel-x"], /missing --kind \(supported kinds: channel, module\)/],
       [["create", "Channel_X", "--kind", "channel"], /the id "Channel_X" must be kebab-case/],
-      [["create", "report-x", "--kind", "report"], /kind "report" cannot be scaffolded yet; supported kinds: channel/],
-      [["create", "x", "--kind", "chanel"], /unknown kind "chanel"; supported kinds: channel/],
+      [["create", "report-x", "--kind", "report"], /kind "report" cannot be scaffolded yet; supported kinds: channel, module/],
+      [["create", "x", "--kind", "chanel"], /unknown kind "chanel"; supported kinds: channel, module/],
       [["create", "channel-x", "--kind", "channel", "--tier", "GOLD"], /unknown tier "GOLD"; tiers: FREE, BASIC, PLUS, PREMIUM/],
       [["create", "channel-x", "--kind", "channel", "--colour", "red"], /unknown option --colour/],
       [["validate", "a", "b"], /unexpected argument "b"/],
@@ -101,8 +101,43 @@ describe("plugin-sdk create, validate and test", () => {
     const summary = `${tested.stdout}\n${tested.stderr}`;
     expect(tested.code).toBe(0);
     expect(summary).toMatch(/Test Suites: 2 passed, 2 total/);
-    expect(summary).toMatch(/Tests: +19 passed, 19 total/);
+    expect(summary).toMatch(/Tests: +21 passed, 21 total/);
     expect(summary).not.toMatch(/skipped/);
+  });
+
+  it("scaffolds a module plugin (own data, routes, error codes, realtime, core events, page and dashboard block) that validate accepts, whose tests pass and that type-checks", async () => {
+    const created = await runCli(["create", "module-acme-board", "--kind", "module", "--dir", tmp, "--tier", "PLUS"]);
+    expect(created.code).toBe(0);
+    const mod = path.join(tmp, "module-acme-board");
+    const files = created.stdout.split("\n").filter((l) => l.startsWith("  ")).map((l) => l.trim());
+    expect(files).toEqual(
+      expect.arrayContaining(["package.json", "migrations/0001-items.ts", "src/service.ts", "src/ui/register.tsx", "src/ui/Page.tsx", "src/ui/texts.ts", "test/conformance.test.ts", "test/items.test.ts", "README.md"]),
+    );
+    const checked = validateManifest(JSON.parse(fs.readFileSync(path.join(mod, "package.json"), "utf8")));
+    expect(checked.ok && checked.manifest).toMatchObject({
+      id: "module-acme-board",
+      kind: "module",
+      tier: "PLUS",
+      displayName: { "pt-BR": "Acme Board" },
+      ui: { exposes: ["register"], routes: ["acme-board"] },
+      errors: { ERR_ACME_BOARD_ITEM_NOT_FOUND: { status: 404 } },
+    });
+    const service = fs.readFileSync(path.join(mod, "src/service.ts"), "utf8");
+    expect(service).toContain('rest: "GET /acme-board/items"');
+    expect(service).toContain("export const moduleAcmeBoardPlugin = definePlugin(");
+
+    const valid = await runCli(["validate", mod]);
+    expect([valid.code, valid.stderr]).toEqual([0, ""]);
+    const tested = await runCli(["test", mod]);
+    const summary = `${tested.stdout}\n${tested.stderr}`;
+    expect(tested.code).toBe(0);
+    expect(summary).toMatch(/Test Suites: 2 passed, 2 total/);
+    expect(summary).toMatch(/Tests: +9 passed, 9 total/);
+
+    const copy = copyDir(mod, path.join(tmp, "typecheck", "module-acme-board"));
+    fs.symlinkSync(REPO_NODE_MODULES, path.join(copy, "node_modules"));
+    const r = spawnSync(process.execPath, [path.join(REPO_NODE_MODULES, "typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: copy, encoding: "utf8" });
+    expect(`${r.stdout}${r.stderr}`).toBe("");
   });
 
   it("refuses to create into an existing non-empty folder (exit 1), and creates into an empty one", async () => {

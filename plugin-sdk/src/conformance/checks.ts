@@ -74,6 +74,8 @@ export interface ChannelConformanceOptions {
   to?: { externalId: string };
   /** The media sent by the media check (default a small PNG by URL). */
   media?: MediaRef;
+  /** The WebP sent by the sticker check (default a 512x512 transparent WebP, inline). */
+  sticker?: MediaRef;
   /** How long to wait for what the plugin reports asynchronously (default 5000 ms). */
   timeoutMs?: number;
   /** The platform context the plugin's service gets (default: a namespace of its own, local Redis, the OS temp folder); a function is called after setup. */
@@ -99,8 +101,11 @@ export interface ConformanceHarness {
 
 const DEFAULT_REF: ConnectionRef = { tenantId: 101, connectionId: 7 };
 const DEFAULT_MEDIA: MediaRef = { url: "http://127.0.0.1:9/conformance.png", mimeType: "image/png", fileName: "conformance.png", size: 68 };
+/** A 512x512 fully transparent lossless WebP: the sticker the kit sends by default. */
+const STICKER_WEBP = "UklGRiwAAABXRUJQVlA4TB8AAAAv/8F/EAcQEREQCCT7e89QRP8z/vOf//znP//5z/8BAA==";
+const DEFAULT_STICKER: MediaRef = { data: STICKER_WEBP, mimeType: "image/webp", fileName: "conformance.webp", size: 52 };
 /** Send order: kinds that produce a target first, then the kinds that point at one. */
-export const SEND_ORDER: readonly ChannelCapability[] = ["text", "media", "template", "reaction", "edit", "delete"];
+export const SEND_ORDER: readonly ChannelCapability[] = ["text", "media", "sticker", "template", "reaction", "edit", "delete"];
 /** 2001-09-09 in ms: a smaller timestamp is almost surely in seconds. */
 const MIN_MS_TIMESTAMP = 1e12;
 
@@ -247,12 +252,14 @@ export async function checkStatus(h: ConformanceHarness): Promise<void> {
 }
 
 /** A well-formed message of each kind; reaction/edit/delete point at an earlier send. */
-export function sampleMessage(kind: ChannelCapability, target: string, media: MediaRef = DEFAULT_MEDIA): OutboundMessage {
+export function sampleMessage(kind: ChannelCapability, target: string, media: MediaRef = DEFAULT_MEDIA, sticker: MediaRef = DEFAULT_STICKER): OutboundMessage {
   switch (kind) {
     case "text":
       return { kind, body: "conformance: text" };
     case "media":
       return { kind, body: "conformance: media", media };
+    case "sticker":
+      return { kind, media: sticker };
     case "template":
       return { kind, name: "conformance", language: "en", parameters: ["x"] };
     case "reaction":
@@ -266,7 +273,7 @@ export function sampleMessage(kind: ChannelCapability, target: string, media: Me
 
 /** send of a declared kind answers { providerMessageId, timestamp } (ms). */
 export async function checkSend(h: ConformanceHarness, kind: ChannelCapability): Promise<void> {
-  const message = sampleMessage(kind, h.sent[0] ?? "conformance-target", h.opts.media);
+  const message = sampleMessage(kind, h.sent[0] ?? "conformance-target", h.opts.media, h.opts.sticker);
   const res = (await attempt(`send ${kind}`, () =>
     callChannel(h.broker, h.service, "send", { ...h.ref, to: h.opts.to ?? { externalId: "conformance-recipient" }, message, messageId: 1 }),
   )) as unknown as Record<string, unknown> | null;
@@ -274,7 +281,7 @@ export async function checkSend(h: ConformanceHarness, kind: ChannelCapability):
   if (typeof res.timestamp !== "number" || !Number.isFinite(res.timestamp) || res.timestamp < MIN_MS_TIMESTAMP) {
     fail(`send ${kind} must answer timestamp in ms since the epoch; got ${show(res.timestamp)}`);
   }
-  if (kind === "text" || kind === "media" || kind === "template") h.sent.push(res.providerMessageId);
+  if (kind === "text" || kind === "media" || kind === "sticker" || kind === "template") h.sent.push(res.providerMessageId);
   noInvalidCalls(h);
 }
 
@@ -283,7 +290,7 @@ export async function checkUnsupported(h: ConformanceHarness, kinds: readonly Ch
   for (const kind of kinds) {
     let err: { type?: string; code?: number } | null = null;
     try {
-      await callChannel(h.broker, h.service, "send", { ...h.ref, to: h.opts.to ?? { externalId: "conformance-recipient" }, message: sampleMessage(kind, "conformance-target", h.opts.media) });
+      await callChannel(h.broker, h.service, "send", { ...h.ref, to: h.opts.to ?? { externalId: "conformance-recipient" }, message: sampleMessage(kind, "conformance-target", h.opts.media, h.opts.sticker) });
     } catch (e) {
       err = e as { type?: string; code?: number };
     }

@@ -157,7 +157,7 @@ describe("the conformance kit fails plugins that break the contract", () => {
     const results = report.testResults[0].assertionResults;
     const failed = results.filter((r) => r.status === "failed").map((r) => r.title);
     expect(failed.sort()).toEqual(
-      ["disconnect reports a disconnected status", ...["delete", "edit", "media", "reaction", "template"].map((k) => `send ${k} (not declared) throws ERR_CHANNEL_UNSUPPORTED`)].sort(),
+      ["disconnect reports a disconnected status", ...["delete", "edit", "media", "reaction", "sticker", "template"].map((k) => `send ${k} (not declared) throws ERR_CHANNEL_UNSUPPORTED`)].sort(),
     );
     expect(results.filter((r) => r.status === "passed").length).toBe(results.length - failed.length);
     expect(run.status).toBe(1);

@@ -1,5 +1,7 @@
 /**
- * The channel conformance kit: a jest suite a channel plugin runs against itself.
+ * The conformance kits: the generic one every plugin runs (runPluginConformance, generic.ts),
+ * the channel kit, a jest suite a channel plugin runs against itself (which includes the
+ * generic rules), and the chatbot kit (runChatbotConformance, chatbot.ts).
  *
  *   // plugins/channel-webchat/test/conformance.test.ts
  *   import { runChannelConformance } from "@openatende/plugin-sdk";
@@ -30,12 +32,19 @@ import {
   undeclaredKinds,
 } from "./checks";
 import { isDefinedPlugin } from "../define-plugin";
+import { checkEvents, checkPluginDefinition, checkRoutes, checkUi } from "./generic";
 
 export * from "./checks";
+export * from "./generic";
 export { createFakeCore } from "./fake-core";
 export type { FakeCore, InvalidCall } from "./fake-core";
 export { createLoopbackChannel, loopbackDriver } from "./loopback";
 export type { LoopbackOptions, LoopbackFaults } from "./loopback";
+export * from "./chatbot";
+export { createFakePlatform, isActingCall } from "./chatbot-fake-core";
+export type { FakePlatform, FakePlatformCall, FakePlatformOptions, FakePlatformRefusal, FakeTenantWorld } from "./chatbot-fake-core";
+export { createMenuChatbot, MENU_TEXT } from "./chatbot-fixture";
+export type { MenuChatbotFaults } from "./chatbot-fixture";
 
 export function runChannelConformance(opts: ChannelConformanceOptions & { name?: string }): void {
   const { plugin } = opts;
@@ -57,6 +66,12 @@ export function runChannelConformance(opts: ChannelConformanceOptions & { name?:
 
     it("is a tagged channel plugin whose service follows its manifest and whose settings match its settingsSchema", () => {
       checkDefinition(harness());
+    });
+    it("follows the rules of every plugin (routes with access and validated params, core events, UI remote)", () => {
+      checkPluginDefinition(plugin);
+      checkRoutes(plugin);
+      checkEvents(plugin);
+      checkUi(plugin);
     });
     it("exposes connect, disconnect, status, send and test, each with validated params", () => checkActions(harness()));
     it("connect answers a valid status and reports it through channels.status", () => checkConnect(harness()));

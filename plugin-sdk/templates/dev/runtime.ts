@@ -38,6 +38,8 @@ export interface DevState {
   chatListActions: ChatListActionDefinition[];
   routes: UiRoute[];
   menu: UiMenuItem[];
+  /** What the plugin put in the shell's other slots (settings sections, composer actions, …), by slot. */
+  slots: Record<string, Array<{ key?: string; path?: string }>>;
   calls: ApiCall[];
   notices: Notice[];
   /** Bumped on every change, so React sees a new snapshot. */
@@ -91,7 +93,7 @@ export function createDevRuntime(plugin: { id: string; tenantTier?: string }): D
   const listeners = new Set<() => void>();
   let showNotice: (n: Notice) => void = () => undefined;
   const translations: Resources = {};
-  let state: DevState = { locale: "pt-BR", forms: [], chatListActions: [], routes: [], menu: [], calls: [], notices: [], version: 0 };
+  let state: DevState = { locale: "pt-BR", forms: [], chatListActions: [], routes: [], menu: [], slots: {}, calls: [], notices: [], version: 0 };
   const update = (patch: Partial<DevState>) => {
     state = { ...state, ...patch, version: state.version + 1 };
     listeners.forEach((l) => l());
@@ -205,7 +207,24 @@ export function createDevRuntime(plugin: { id: string; tenantTier?: string }): D
     registerChatListAction(action) {
       update({ chatListActions: [...state.chatListActions.filter((a) => a.key !== action.key), action] });
     },
+    realtime: {
+      // The dev page has no core pushing: the plugin subscribes, nothing arrives.
+      on: () => () => undefined,
+    },
+    addSettingsSection: (x) => slot("settingsSections", x),
+    registerComposerAction: (x) => slot("composerActions", x),
+    registerComposerReplacement: (x) => slot("composerReplacements", x),
+    registerClosingDialog: (x) => slot("closingDialogs", x),
+    registerContactPanelSection: (x) => slot("contactPanel", x),
+    registerConnectionFormSection: (x) => slot("connectionForm", x),
+    registerQueueFormSection: (x) => slot("queueForm", x),
+    addDashboardBlock: (x) => slot("dashboard", x),
   };
+
+  function slot(name: string, entry: { key?: string; path?: string }) {
+    const id = (e: { key?: string; path?: string }) => e.key ?? e.path;
+    update({ slots: { ...state.slots, [name]: [...(state.slots[name] ?? []).filter((e) => id(e) !== id(entry)), entry] } });
+  }
 
   return {
     runtime,
