@@ -15,6 +15,7 @@ import { call, defineService, emit } from "../bus/call";
 import { Connection, ConnectionRow, defineConnection } from "./model";
 import type { ConnectionInfo, ConnectionName, RankedConnection } from "./contract";
 import { connectionLifecycle } from "./lifecycle";
+import { assertOutboundSettings } from "../lib/url-policy";
 
 export type { ConnectionRow };
 
@@ -50,7 +51,7 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
     return { ...base, greeting: r.greeting, farewell: r.farewell, token: r.token, settings, qrcode: r.qrcode, retries: r.retries, statusDetail: r.statusDetail, createdAt: r.createdAt };
   }
 
-  function validateSettings(plugin: ChannelForResult, settings: Record<string, unknown>) {
+  async function validateSettings(plugin: ChannelForResult, settings: Record<string, unknown>) {
     if (!plugin.settingsSchema) return;
     const check = validator.compile({ $$strict: "remove", ...plugin.settingsSchema } as never);
     const res = check(settings);
@@ -62,6 +63,8 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
         errors: (res as Array<{ field: string; type: string; expected?: unknown }>).map((e) => ({ field: `settings.${e.field}`, rule: e.type, expected: e.expected })),
       });
     }
+    // URLs and hosts the platform will call (`outbound` in the schema): never an internal address.
+    await assertOutboundSettings(deps.config, plugin.settingsSchema, settings);
   }
 
   async function checkQueue(ctx: Ctx, tenantId: number, queueId: number | null | undefined) {
@@ -106,7 +109,7 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
           const p = ctx.params;
           const plugin = await channelFor(ctx, p.type, tenantId);
           const settings = { ...(p.settings ?? {}) };
-          validateSettings(plugin, settings);
+          await validateSettings(plugin, settings);
           await checkQueue(ctx, tenantId, p.queueId);
           const limits = await call(ctx, "licence.limits", { tenantId });
           const created = await deps.sequelize.transaction(async (transaction) => {
@@ -157,7 +160,7 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
             const plugin = await channelFor(ctx, row.type, row.tenantId, row.pluginMajor);
             // Masked secrets sent back unchanged keep the stored value.
             const merged = { ...row.settings, ...Object.fromEntries(Object.entries(p.settings).filter(([, v]) => v !== "********")) };
-            validateSettings(plugin, merged);
+            await validateSettings(plugin, merged);
             patch.settings = merged;
           }
           await deps.sequelize.transaction(async (transaction) => {
@@ -233,7 +236,7 @@ export function createConnectionsService(deps: CoreDeps): ServiceSchema {
         async handler(ctx: Ctx<{ type: string; settings: Record<string, unknown> }>) {
           const tenantId = this.tenantOf(ctx);
           const plugin = await channelFor(ctx, ctx.params.type, tenantId);
-          validateSettings(plugin, ctx.params.settings);
+          await validateSettings(plugin, ctx.params.settings);
           return callChannel(ctx, plugin.service, "test", { tenantId, settings: ctx.params.settings });
         },
       },

@@ -10,6 +10,8 @@ export interface QueuesActions {
   "queues.existing": { params: { tenantId: number; ids: number[] }; result: number[] };
   "queues.createInternal": { params: { tenantId: number; name: string; active?: boolean }; result: { id: number } };
   "queues.names": { params: { tenantId: number; ids: number[] }; result: QueueName[] };
+  /** The tenant's queues, by name. */
+  "queues.listInternal": { params: { tenantId: number }; result: QueueName[] };
 }
 
 export interface QueuesEvents {

@@ -150,6 +150,15 @@ export function createQueuesService(deps: CoreDeps): ServiceSchema {
           return rows.map((r) => ({ id: r.get("id") as number, name: r.get("name") as string }));
         },
       },
+      /** The tenant's queues, by name (the core API of plugins). */
+      listInternal: {
+        visibility: "public",
+        params: { tenantId: "number" },
+        async handler(ctx: Ctx<{ tenantId: number }>): Promise<QueueName[]> {
+          const rows = await model.findAll({ where: { tenantId: ctx.params.tenantId }, order: [["name", "ASC"], ["id", "ASC"]], attributes: ["id", "name"] });
+          return rows.map((r) => ({ id: r.get("id") as number, name: r.get("name") as string }));
+        },
+      },
       existing: {
         visibility: "public",
         params: { tenantId: "number", ids: { type: "array", items: "number" } },

@@ -24,6 +24,7 @@ export interface GlobalSettings {
   licenceBlocklist: string[];
   frontend: Record<string, unknown>;
   typebot: Record<string, unknown>;
+  giphy: { apiKey?: string; baseUrl?: string; rating?: "g" | "pg" | "pg-13" | "r" };
 }
 
 /**

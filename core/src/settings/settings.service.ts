@@ -6,92 +6,14 @@ import type { Ctx } from "../types";
 import { forgetVisibility } from "../realtime/push";
 import { broadcast, call } from "../bus/call";
 import { defineSetting } from "./model";
+import { GLOBAL_SCHEMAS, TENANT_SCHEMAS, TENANT_DEFAULTS, TENANT_CHECKS } from "./schemas";
+import { wallpaperActions } from "./wallpaper";
 
 const v = new Validator();
 
-/** Global (platform) settings, spec §3 "Global settings"; tenantId 0. */
-export const GLOBAL_SCHEMAS = {
-  smtp: {
-    host: { type: "string", min: 1, max: 255 },
-    port: { type: "number", integer: true, min: 1, max: 65535 },
-    secure: { type: "boolean", optional: true },
-    tls: { type: "boolean", optional: true },
-    user: { type: "string", optional: true, max: 255 },
-    password: { type: "string", optional: true, max: 255 },
-    senderName: { type: "string", optional: true, max: 120 },
-    senderEmail: { type: "email" },
-    $$strict: true,
-  },
-  frontend: {
-    name: { type: "string", optional: true, max: 120 },
-    logo: { type: "string", optional: true, max: 500 },
-    pageUrl: { type: "string", optional: true, max: 500 },
-    recaptchaKey: { type: "string", optional: true, max: 200 },
-    videoList: { type: "array", optional: true, max: 100, items: { type: "object" } },
-    externalPanelUrl: { type: "string", optional: true, max: 500 },
-    termsUrl: { type: "string", optional: true, max: 500 },
-    loginPosition: { type: "enum", values: ["left", "center", "right"], optional: true },
-    disableRegisterButton: { type: "boolean", optional: true },
-    $$strict: true,
-  },
-  system: {
-    connectionLimit: { type: "number", integer: true, min: 0, optional: true },
-    checkInterval: { type: "number", integer: true, min: 1, optional: true },
-    deliveryMode: { type: "enum", values: ["queue", "direct", "broker"], optional: true },
-    $$strict: true,
-  },
-  typebot: {
-    builderUrl: { type: "string", optional: true, max: 500 },
-    viewerUrl: { type: "string", optional: true, max: 500 },
-    apiToken: { type: "string", optional: true, max: 500 },
-    $$strict: true,
-  },
-  licence: { token: { type: "string", max: 16384 }, $$strict: true },
-} as const;
+export { GLOBAL_SCHEMAS, TENANT_SCHEMAS, TENANT_DEFAULTS, AUTO_CLOSE_MINUTES } from "./schemas";
 
-/** Tenant general settings, spec §3 "General settings". */
-export const TENANT_SCHEMAS: Record<string, object> = {
-  pageSize: { value: { type: "number", integer: true, min: 5, max: 200 } },
-  ticketListLimit: { value: { type: "number", integer: true, min: 10, max: 1000 } },
-  noReopenMinutes: { value: { type: "number", integer: true, min: 0, max: 525600 } },
-  sla: { value: { type: "object", strict: true, props: { green: "number|min:0", yellow: "number|min:0", red: "number|min:0" } } },
-  hideMenuSubtitles: { value: "boolean" },
-  /** Ticket protocol format (spec §3): prefix + date + separator + id + suffix, or id first. */
-  protocol: {
-    value: {
-      type: "object",
-      strict: true,
-      props: {
-        dateFormat: { type: "enum", values: ["", "YYYYMMDD", "YYMMDD", "YYYYMM", "YYYY"] },
-        idPosition: { type: "enum", values: ["start", "end"] },
-        prefix: { type: "string", max: 10, optional: true },
-        suffix: { type: "string", max: 10, optional: true },
-        separator: { type: "string", max: 3, optional: true },
-      },
-    },
-  },
-  // Visibility settings of spec §6.
-  hideContactInfo: { value: "boolean" },
-  ticketsOwnerOnly: { value: "boolean" },
-  botAndUnassignedAdminOnly: { value: "boolean" },
-  groupsHiddenForUsers: { value: { type: "array", items: "number", max: 1000 } },
-  forceWalletDelivery: { value: "boolean" },
-};
-
-/** Defaults of the tenant settings the services read. */
-export const TENANT_DEFAULTS: Record<string, unknown> = {
-  pageSize: 40,
-  ticketListLimit: 40,
-  noReopenMinutes: 0,
-  protocol: { dateFormat: "YYYYMMDD", idPosition: "end", prefix: "", suffix: "", separator: "" },
-  hideContactInfo: false,
-  ticketsOwnerOnly: false,
-  botAndUnassignedAdminOnly: false,
-  groupsHiddenForUsers: [],
-  forceWalletDelivery: false,
-};
-
-const SECRET_FIELDS = new Set(["password", "apiToken", "token"]);
+const SECRET_FIELDS = new Set(["password", "apiToken", "token", "apiKey"]);
 const mask = (value: unknown): unknown => {
   if (!value || typeof value !== "object" || Array.isArray(value)) return value;
   return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, x]) => [k, SECRET_FIELDS.has(k) && x ? "********" : x]));
@@ -143,7 +65,10 @@ export function createSettingsService(deps: CoreDeps): ServiceSchema {
       global: {
         rest: "GET /settings/global",
         access: "super",
-        async handler() {
+        // Spec §6: global settings are the top-level admin's, read as written (a super without
+        // the master flag manages tenants, not the platform's keys).
+        async handler(ctx: Ctx) {
+          if (!ctx.meta.user!.isMaster) throw new AppError("ERR_NO_PERMISSION");
           const rows = await model.findAll({ where: { tenantId: 0 } });
           return Object.fromEntries(rows.filter((r) => (r.get("key") as string) in GLOBAL_SCHEMAS).map((r) => [r.get("key") as string, mask(r.get("value"))]));
         },
@@ -198,12 +123,16 @@ export function createSettingsService(deps: CoreDeps): ServiceSchema {
           const schema = TENANT_SCHEMAS[ctx.params.key];
           if (!schema) throw new AppError("ERR_SETTING_NOT_FOUND", { key: ctx.params.key });
           validate(schema, { value: ctx.params.value });
+          const broken = TENANT_CHECKS[ctx.params.key]?.(ctx.params.value as never);
+          if (broken) throw new AppError("ERR_VALIDATION", { ...broken, errors: [broken] });
           await upsert(ctx.meta.user!.tenantId, ctx.params.key, ctx.params.value);
           forgetVisibility(ctx.meta.user!.tenantId);
           void broadcast(ctx, "settings.changed", { tenantId: ctx.meta.user!.tenantId, key: ctx.params.key });
           return { key: ctx.params.key, value: ctx.params.value };
         },
       },
+      // POST and DELETE /settings/wallpaper/:theme (wallpaper.ts).
+      ...wallpaperActions(deps, model, upsert),
     },
   };
 }

@@ -9,6 +9,8 @@ import type { LoginHours } from "../auth/login-hours";
 export interface UserConfigs {
   filtrosAtendimento?: Record<string, unknown>;
   isDark?: boolean;
+  /** The agent signs their outgoing messages with their name (unless the tenant forces it on or off). */
+  signature?: boolean;
   [k: string]: unknown;
 }
 
@@ -74,6 +76,8 @@ export interface UsersActions {
   "users.countInQueue": { params: { tenantId: number; queueId: number }; result: number };
   /** Names of the tenant's users (deleted ones too: their tickets still show them). */
   "users.names": { params: { tenantId: number; ids: number[] }; result: UserName[] };
+  /** The tenant's users not deleted, by name, with their queues. */
+  "users.listInternal": { params: { tenantId: number }; result: UserWithQueues[] };
 }
 
 export interface UsersEvents {

@@ -10,6 +10,7 @@ import { call, emit } from "../bus/call";
 import type { CoreDeps } from "../deps";
 import type { User, UserQueue as UserQueueModel } from "./model";
 import { normalisePhone, type UserName, type UserRow, type UserWithQueues } from "./contract";
+import { pushUserStatus } from "./status";
 
 /**
  * The users service's actions for other services (no REST): logins look users up, auth
@@ -55,6 +56,8 @@ export function usersInternalActions(deps: CoreDeps, UserModel: typeof User, Use
       params: { id: "number" },
       async handler(ctx: Ctx<{ id: number }>) {
         await UserModel.update({ lastLoginAt: new Date(), status: "online" }, { where: { id: ctx.params.id } });
+        const u = await UserModel.findByPk(ctx.params.id, { attributes: ["tenantId"] });
+        if (u) pushUserStatus(ctx, u.get("tenantId") as number, ctx.params.id, "online");
         return true;
       },
     },
@@ -67,8 +70,9 @@ export function usersInternalActions(deps: CoreDeps, UserModel: typeof User, Use
       params: { id: "number", tenantId: "number" },
       async handler(ctx: Ctx<{ id: number; tenantId: number }>) {
         const { id, tenantId } = ctx.params;
-        await UserModel.update({ active: false, status: "offline" }, { where: { id, tenantId } });
+        const [n] = await UserModel.update({ active: false, status: "offline" }, { where: { id, tenantId } });
         await call(ctx, "auth.revokeUserSessions", { userId: id, reason: "user_inactive" });
+        if (n) pushUserStatus(ctx, tenantId, id, "offline");
         void emit(ctx, "users.updated", { tenantId, userId: id });
         return true;
       },
@@ -78,6 +82,8 @@ export function usersInternalActions(deps: CoreDeps, UserModel: typeof User, Use
       params: { id: "number", status: { type: "enum", values: ["online", "offline"] } },
       async handler(ctx: Ctx<{ id: number; status: "online" | "offline" }>) {
         await UserModel.update({ status: ctx.params.status }, { where: { id: ctx.params.id } });
+        const u = await UserModel.findByPk(ctx.params.id, { attributes: ["tenantId"] });
+        if (u) pushUserStatus(ctx, u.get("tenantId") as number, ctx.params.id, ctx.params.status);
         return true;
       },
     },
@@ -155,6 +161,16 @@ export function usersInternalActions(deps: CoreDeps, UserModel: typeof User, Use
         if (!ctx.params.ids.length) return [];
         const rows = await UserModel.findAll({ where: { tenantId: ctx.params.tenantId, id: { [Op.in]: ctx.params.ids } }, attributes: ["id", "name"] });
         return rows.map((r) => ({ id: r.get("id") as number, name: r.get("name") as string }));
+      },
+    },
+    /** The tenant's users that are not deleted (hidden ones too), by name, with their queues (the core API of plugins). */
+    listInternal: {
+      visibility: "public",
+      params: { tenantId: "number" },
+      async handler(ctx: Ctx<{ tenantId: number }>): Promise<UserWithQueues[]> {
+        const rows = await UserModel.findAll({ where: { tenantId: ctx.params.tenantId, deletedAt: null }, order: [["name", "ASC"], ["id", "ASC"]], limit: 10_000 });
+        const qs = await queuesOf(rows.map((r) => r.get("id") as number));
+        return rows.map((r) => ({ ...(r.get({ plain: true }) as UserRow), queues: qs.get(r.get("id") as number) ?? [] }));
       },
     },
     countInQueue: {

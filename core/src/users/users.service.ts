@@ -13,6 +13,7 @@ import { lockTenantRow } from "../db/row-locks";
 import { assertWithinLimit } from "../licence/plans";
 import { call, defineService, emit, serviceRunning } from "../bus/call";
 import { usersInternalActions } from "./internal";
+import { pushUserStatus, usersStatusActions } from "./status";
 import { UserInput, idParam, nowToSecond, optional, validPhone, writableFields } from "./params";
 
 /**
@@ -99,7 +100,9 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
         },
         async handler(ctx: Ctx<{ searchParam?: string; pageNumber?: number; pageSize?: number; profile?: Profile }>) {
           const tenantId = this.tenantOf(ctx);
-          const { searchParam, pageNumber = 1, pageSize = 50, profile } = ctx.params;
+          const { searchParam, pageNumber = 1, profile } = ctx.params;
+          // Spec §3 "page size": the tenant's, when the caller names none.
+          const pageSize = ctx.params.pageSize ?? (Number((await call(ctx, "settings.forTenant", { tenantId })).pageSize) || 50);
           const and: WhereOptions[] = [{ tenantId, ...live }];
           if (profile) and.push({ profile });
           if (!isAdmin(ctx.meta.user)) and.push({ isHidden: false });
@@ -223,6 +226,8 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
               throw new AppError("ERR_CANNOT_DEACTIVATE_ADMIN");
             }
             patch.active = false;
+            // Their sessions end below: they are offline (and the team hears it).
+            patch.status = "offline";
           } else if (p.active === true) patch.active = true;
           if (p.name !== undefined) patch.name = p.name;
           if (p.email !== undefined) patch.email = p.email.toLowerCase();
@@ -263,6 +268,7 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
           // A changed profile, password or a deactivation ends the user's other sessions.
           if (patch.profile || patch.isSupport !== undefined || patch.active === false || (patch.passwordHash && !self)) {
             await call(ctx, "auth.revokeUserSessions", { userId: row.id, reason: patch.active === false ? "user_inactive" : "credentials_changed" });
+            if (patch.active === false) pushUserStatus(ctx, tenantId, row.id, "offline");
           } else if (patch.passwordHash && self) {
             await call(ctx, "auth.revokeUserSessions", { userId: row.id, reason: "credentials_changed", exceptSessionId: me.sessionId });
           }
@@ -280,6 +286,8 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
           ...idParam,
           filtrosAtendimento: { type: "object", optional: true },
           isDark: { type: "boolean", optional: true, convert: true },
+          /** The agent's name on their outgoing messages (messages/signature.ts), unless the tenant forces it. */
+          signature: { type: "boolean", optional: true, convert: true },
           language: { type: "enum", values: ["pt-BR", "en", "es", "ru"], optional: true },
           $$strict: "remove",
         },
@@ -340,6 +348,7 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
             await u.update({ deletedAt: new Date(), active: false, status: "offline" }, { transaction });
           });
           await call(ctx, "auth.revokeUserSessions", { userId: ctx.params.id, reason: "user_deleted" });
+          pushUserStatus(ctx, tenantId, ctx.params.id, "offline");
           void emit(ctx, "users.deleted", { tenantId, userId: ctx.params.id, newUserId: ctx.params.newUserId });
           return { id: ctx.params.id, deleted: true, newUserId: ctx.params.newUserId };
         },
@@ -361,6 +370,8 @@ export function createUsersService(deps: CoreDeps): ServiceSchema {
           return { tenants: Object.entries(byTenant).map(([tenantId, users]) => ({ tenantId: Number(tenantId), users })) };
         },
       },
+
+      ...usersStatusActions(UserModel),
 
       // --- internal actions (no REST): internal.ts -----------------------------------------
       ...usersInternalActions(deps, UserModel, UserQueue, queuesOf),

@@ -1,0 +1,41 @@
+import type { ServiceSchema } from "moleculer";
+import { REALTIME_EVENTS, type UserStatusEvent } from "@openatende/contracts/realtime";
+import { rooms } from "@openatende/contracts/visibility";
+import type { Emitter } from "../bus/call";
+import { AppError } from "../errors/app-error";
+import { pushRealtime } from "../realtime/push";
+import type { Ctx } from "../types";
+import type { User } from "./model";
+
+export type UserStatus = UserStatusEvent["status"];
+
+/** Tells the tenant's sockets (the team's views, the user's other tabs) that a user went online or offline. */
+export function pushUserStatus(ctx: Emitter, tenantId: number, id: number, status: UserStatus): void {
+  const payload: UserStatusEvent = { id, status };
+  pushRealtime(ctx, { rooms: [rooms.tenant(tenantId)], event: REALTIME_EVENTS.userStatus(tenantId), payload });
+}
+
+/**
+ * Spec §4: users toggle themselves online or offline (a login makes them online, a logout
+ * offline). Personal, like the privacy consent: nobody, not even an admin, switches someone
+ * else. Another tenant's user is 404, as everywhere.
+ */
+export function usersStatusActions(UserModel: typeof User): NonNullable<ServiceSchema["actions"]> {
+  return {
+    setOwnStatus: {
+      rest: "PUT /users/:id/status",
+      access: "user",
+      resource: "users",
+      params: { id: { type: "number", integer: true, positive: true, convert: true }, status: { type: "enum", values: ["online", "offline"] } },
+      async handler(ctx: Ctx<{ id: number; status: UserStatus }>) {
+        const me = ctx.meta.user!;
+        const u = await UserModel.findOne({ where: { id: ctx.params.id, tenantId: me.tenantId, deletedAt: null } });
+        if (!u) throw new AppError("ERR_USER_NOT_FOUND");
+        if (me.id !== ctx.params.id) throw new AppError("ERR_NO_PERMISSION");
+        if (u.get("status") !== ctx.params.status) await u.update({ status: ctx.params.status });
+        pushUserStatus(ctx, me.tenantId, me.id, ctx.params.status);
+        return { id: me.id, status: ctx.params.status };
+      },
+    },
+  };
+}
