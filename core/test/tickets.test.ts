@@ -293,7 +293,7 @@ describe("tickets (MariaDB)", () => {
       expect(await ids()).toEqual([newer.ticketId, older.ticketId]);
     });
 
-    it("only an admin deletes a ticket, and its messages, notes and logs go with it", async () => {
+    it("only an admin deletes a ticket, and its messages and notes go with it; its log stays for audit, ending in \"deleted\"", async () => {
       const { ticketId, ext } = await inbound(t, p.tenantId, pc.id, { body: "apagar" });
       await inbound(t, p.tenantId, pc.id, { ext, body: "apagar 2" });
       await t.api.post(`/tickets/${ticketId}/notes`, { body: "nota" }, p.agent);
@@ -305,10 +305,13 @@ describe("tickets (MariaDB)", () => {
       expect(d.body).toMatchObject({ id: ticketId, deleted: true });
       expectError(await t.api.get(`/tickets/${ticketId}`, p.admin), 404, "ERR_TICKET_NOT_FOUND");
       expectError(await t.api.get(`/messages/${ticketId}`, p.admin), 404, "ERR_TICKET_NOT_FOUND");
-      for (const table of ["messages", "ticket_notes", "ticket_logs"]) {
+      for (const table of ["messages", "ticket_notes"]) {
         const [rows] = (await t.core.sequelize.query(`SELECT COUNT(*) AS n FROM ${table} WHERE ticketId = ?`, { replacements: [ticketId] })) as [Array<{ n: number }>, unknown];
         expect([table, Number(rows[0].n)]).toEqual([table, 0]);
       }
+      const [logs] = (await t.core.sequelize.query("SELECT type, userId FROM ticket_logs WHERE tenantId = ? AND ticketId = ? ORDER BY id", { replacements: [p.tenantId, ticketId] })) as [Array<{ type: string; userId: number | null }>, unknown];
+      expect(logs[0].type).toBe("created");
+      expect(logs.at(-1)).toEqual({ type: "deleted", userId: p.admin.userId });
     });
 
     it("every action writes its log event", async () => {

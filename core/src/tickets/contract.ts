@@ -4,13 +4,14 @@
  * the tickets service, its model or its helpers.
  */
 import type { TicketView } from "@openatende/contracts/realtime";
-import type { TicketRow, TicketStatus } from "./model";
+import type { LogType, TicketRow, TicketStatus } from "./model";
 import type { DailyCounts, StatsScope, StatusCount } from "./stats";
+import type { ChatbotHandoffParams, ChatbotStartParams } from "./chatbot";
 
-export type { TicketRow, TicketStatus, TicketView, DailyCounts, StatsScope, StatusCount };
+export type { LogType, TicketRow, TicketStatus, TicketView, DailyCounts, StatsScope, StatusCount };
 
 /** What an inbound message needs of its contact's active ticket (tickets.findActive). */
-export type ActiveTicket = Pick<TicketRow, "id" | "tenantId" | "contactId" | "connectionId" | "queueId" | "userId" | "status" | "isGroup" | "unreadMessages">;
+export type ActiveTicket = Pick<TicketRow, "id" | "tenantId" | "contactId" | "connectionId" | "queueId" | "userId" | "status" | "isGroup" | "unreadMessages" | "chatbotPluginId" | "chatbotRef">;
 
 /**
  * What tickets.touch answers of the ticket it recorded a message on: with `expected` still
@@ -27,8 +28,45 @@ export interface TicketListParams {
   withUnreadMessages?: boolean;
   isNotAssignedUser?: boolean;
   includeNotQueueDefined?: boolean;
+  /** Spec §2 ticket ordering: latest activity first (default) or oldest first. */
+  orderBy?: "recent" | "oldest";
   pageNumber?: number;
   pageSize?: number;
+}
+
+/** tickets.query (platform-query.ts): the core API's filtered page of a tenant's tickets. */
+export interface TicketQueryParams {
+  tenantId: number;
+  status?: TicketStatus[];
+  queueIds?: number[];
+  userIds?: number[];
+  ids?: number[];
+  contactIds?: number[];
+  /** Contact name, e-mail or number (contacts.searchIds), or protocol. */
+  search?: string;
+  offset: number;
+  limit: number;
+}
+
+/** tickets.notesQuery: the tenant's ticket notes, newest first, the first `limit` of them. */
+export interface TicketNotesQueryParams {
+  tenantId: number;
+  contactIds?: number[];
+  ticketIds?: number[];
+  userIds?: number[];
+  from?: string | Date;
+  to?: string | Date;
+  search?: string;
+  limit: number;
+}
+
+export interface TicketNoteHit {
+  id: number;
+  ticketId: number;
+  contactId: number;
+  userId: number | null;
+  body: string;
+  createdAt: Date;
 }
 
 /** Actions of the tickets service other services (and its own handlers) call. */
@@ -54,8 +92,12 @@ export interface TicketsActions {
     };
     result: TouchedTicket | null;
   };
+  /** An event of the ticket seen by another service (a message deleted), kept in its log; false when the ticket is gone. */
+  "tickets.logEvent": { params: { tenantId: number; ticketId: number; userId: number | null; type: LogType; data?: unknown }; result: boolean };
   "tickets.countInQueue": { params: { tenantId: number; queueId: number }; result: number };
   "tickets.countForContact": { params: { tenantId: number; contactId: number }; result: number };
+  /** The automation's close (core/src/automation), logged "autoClose" { reason }; null when the ticket is gone or closed already. */
+  "tickets.autoClose": { params: { tenantId: number; id: number; reason: "inactivity" | "smartClose" }; result: TicketRow | null };
   "tickets.transferFromUser": { params: { tenantId: number; fromUserId: number; toUserId: number }; result: { moved: number } };
   "tickets.moveConnection": { params: { tenantId: number; fromConnectionId: number; toConnectionId: number }; result: { moved: number } };
   /** Contacts merged: their tickets (and messages) follow the kept contact. */
@@ -66,11 +108,41 @@ export interface TicketsActions {
   /** channels.inbound's path: the contact's active ticket on a connection, read only. */
   "tickets.findActive": { params: { tenantId: number; contactId: number; connectionId: number | null }; result: ActiveTicket | null };
   /**
-   * The active ticket of a contact on a connection, opened when there is none; with `closed`
+   * The active ticket of a contact on a connection, opened when there is none (a customer's live
+   * message — not `fromMe`, not `imported`, not a group's — on a bound connection, or in a bound
+   * queue, opens it as its bot's: status chatbot, tickets/chatbot-routing.ts); with `closed`
    * (a history import that closes its tickets) the newest closed one, made when there is none.
    */
   "tickets.openForInbound": {
-    params: { tenantId: number; contactId: number; connectionId: number; queueId?: number | null; isGroup?: boolean; closed?: boolean };
+    params: { tenantId: number; contactId: number; connectionId: number; queueId?: number | null; isGroup?: boolean; closed?: boolean; fromMe?: boolean; imported?: boolean };
     result: { ticket: TicketRow; created: boolean };
+  };
+  /** The core API of plugins (core/src/platform): a filtered page, newest activity first. */
+  "tickets.query": { params: TicketQueryParams; result: { rows: TicketRow[]; count: number; hasMore: boolean } };
+  "tickets.notesQuery": { params: TicketNotesQueryParams; result: { rows: TicketNoteHit[]; count: number } };
+  /** The core API's chatbots.start: a pending ticket without a user becomes the plugin's bot's (tickets/chatbot.ts). */
+  "tickets.chatbotStart": { params: ChatbotStartParams; result: TicketRow };
+  /** The core API's chatbots.handoff: only the owning plugin, while the ticket is its bot's (else ERR_CHATBOT_NOT_OWNER). */
+  "tickets.chatbotHandoff": { params: ChatbotHandoffParams; result: TicketRow };
+  /** A plugin changes status, queue or user through the agents' transitions; `plugin` is the actor the log names. */
+  "tickets.platformUpdate": {
+    params: { tenantId: number; id: number; status?: "open" | "pending" | "closed"; queueId?: number | null; userId?: number | null; plugin: string };
+    result: TicketRow;
+  };
+}
+
+export interface TicketsEvents {
+  /**
+   * A ticket was created, changed (`before`: the row before the change) or deleted: emitted
+   * where the ticket's realtime event is (kit.ts emitTicket). The core API's events to plugins
+   * are made of it (core/src/platform/translate.ts).
+   */
+  "tickets.changed": {
+    type: "ticket:create" | "ticket:update" | "ticket:delete";
+    ticket: TicketRow;
+    before?: TicketRow | null;
+    contact?: { id: number; name: string; profilePicUrl?: string | null };
+    /** Epoch ms of the change. */
+    at: number;
   };
 }

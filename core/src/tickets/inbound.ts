@@ -1,10 +1,13 @@
 import { hotQuery, sqlDateTime } from "../db/sql";
+import { retryDeadlocks } from "../db/deadlock";
 import type { Ctx } from "../types";
+import { call } from "../bus/call";
 import { TicketRow, activeKey } from "./model";
 import type { ActiveTicket, TicketsActions, TouchedTicket } from "./contract";
 import { plain, view, type TicketsKit } from "./kit";
 import type { LogAndNotes } from "./log-notes";
 import type { Transitions } from "./transitions";
+import type { ChatbotRouting } from "./chatbot-routing";
 
 export type TouchParams = TicketsActions["tickets.touch"]["params"];
 
@@ -14,7 +17,7 @@ type ImportTarget = { tenantId: number; contactId: number; connectionId: number;
  * The inbound hot path (channels.inbound): find a contact's active ticket, open one, record a
  * message on it. Each is one statement where it can be, as every inbound message pays them.
  */
-export function createInbound(kit: TicketsKit, transitions: Pick<Transitions, "openActive">, protocols: Pick<LogAndNotes, "setProtocol">) {
+export function createInbound(kit: TicketsKit, transitions: Pick<Transitions, "openActive">, protocols: Pick<LogAndNotes, "setProtocol">, routing: Pick<ChatbotRouting, "forInbound">) {
   const { Ticket: TicketModel, sequelize } = kit;
 
   /**
@@ -26,7 +29,6 @@ export function createInbound(kit: TicketsKit, transitions: Pick<Transitions, "o
   async function closedForImport(ctx: Ctx, o: ImportTarget): Promise<{ ticket: TicketRow; created: boolean }> {
     // Two first messages at once both find nothing and both insert: InnoDB kills one of
     // them as a deadlock, and its second look finds the ticket the other made.
-    const deadlock = (err: unknown) => (err as { parent?: { errno?: number } }).parent?.errno === 1213;
     const decide = () =>
       sequelize.transaction(async (transaction) => {
         const lock = sequelize.getDialect() === "mysql" ? transaction.LOCK.UPDATE : undefined;
@@ -41,42 +43,70 @@ export function createInbound(kit: TicketsKit, transitions: Pick<Transitions, "o
         await kit.log(o.tenantId, row.get("id") as number, null, "closed", { reason: "imported" }, transaction);
         return { id: row.get("id") as number, created: true };
       });
-    let made: { id: number; created: boolean } | undefined;
-    for (let attempt = 1; !made; attempt++) {
-      try {
-        made = await decide();
-      } catch (err) {
-        if (!deadlock(err) || attempt >= 5) throw err;
-      }
-    }
+    const made = await retryDeadlocks(decide);
     const t = (await TicketModel.findOne({ where: { id: made.id, tenantId: o.tenantId } }))!;
     if (made.created) await protocols.setProtocol(ctx, t);
     return { ticket: plain(t), created: made.created };
   }
 
+  /**
+   * Spec §6 "ticket delivery can be forced to the owners of the contact's wallet": with the
+   * tenant's forceWalletDelivery, the owner a new inbound ticket goes to — the first (lowest
+   * id) online owner, else the first owner — among those still active. Null when the setting
+   * is off or the wallet holds nobody who can take it (the ticket then waits as usual).
+   */
+  async function walletOwner(ctx: Ctx, tenantId: number, contactId: number): Promise<{ id: number; online: boolean } | null> {
+    const settings = await kit.settingsOf(ctx, tenantId, true);
+    if (settings.forceWalletDelivery !== true) return null;
+    const contact = await call(ctx, "contacts.getInternal", { tenantId, id: contactId });
+    const wallet = [...(contact?.wallet ?? [])].sort((a, b) => a - b);
+    if (!wallet.length) return null;
+    const users = await Promise.all(wallet.map((id) => call(ctx, "users.getInternal", { id })));
+    const able = users.filter((u): u is NonNullable<typeof u> => !!u && u.tenantId === tenantId && u.active && !u.deletedAt);
+    const chosen = able.find((u) => u.status === "online") ?? able[0];
+    return chosen ? { id: chosen.id, online: chosen.status === "online" } : null;
+  }
+
   return {
     closedForImport,
 
-    async openForInbound(ctx: Ctx<{ tenantId: number; contactId: number; connectionId: number; queueId?: number | null; isGroup?: boolean; closed?: boolean }>) {
+    async openForInbound(ctx: Ctx<{ tenantId: number; contactId: number; connectionId: number; queueId?: number | null; isGroup?: boolean; closed?: boolean; fromMe?: boolean; imported?: boolean }>) {
       const p = ctx.params;
       if (p.closed) return closedForImport(ctx, { tenantId: p.tenantId, contactId: p.contactId, connectionId: p.connectionId, queueId: p.queueId ?? null, isGroup: !!p.isGroup });
+      const owner = p.isGroup ? null : await walletOwner(ctx, p.tenantId, p.contactId);
+      if (owner) {
+        // Open and held by the owner: in their list, in nobody's waiting (pending) list.
+        return transitions.openActive(ctx, {
+          tenantId: p.tenantId,
+          contactId: p.contactId,
+          connectionId: p.connectionId,
+          queueId: p.queueId ?? null,
+          userId: owner.id,
+          status: "open",
+          deliveredBy: { type: "userDefine", data: { reason: "wallet", online: owner.online } },
+        });
+      }
+      // A customer's new conversation on a bound connection (or in a bound queue) is its bot's;
+      // a channel's history (imported) is no conversation a bot could take part in.
+      const bot = p.isGroup || p.fromMe || p.imported ? null : await routing.forInbound(ctx, p.tenantId, p.connectionId, p.queueId ?? null);
       return transitions.openActive(ctx, {
         tenantId: p.tenantId,
         contactId: p.contactId,
         connectionId: p.connectionId,
         queueId: p.queueId ?? null,
         userId: null,
-        status: p.isGroup ? "group" : "pending",
+        status: p.isGroup ? "group" : bot ? "chatbot" : "pending",
         isGroup: !!p.isGroup,
+        chatbot: bot,
       });
     },
 
     async findActive(ctx: Ctx<{ tenantId: number; contactId: number; connectionId: number | null }>): Promise<ActiveTicket | null> {
       const { tenantId, contactId, connectionId } = ctx.params;
-      const { rows } = await hotQuery<Pick<TicketRow, "id" | "queueId" | "userId" | "status" | "isGroup" | "unreadMessages">>(
+      const { rows } = await hotQuery<Pick<TicketRow, "id" | "queueId" | "userId" | "status" | "isGroup" | "unreadMessages" | "chatbotPluginId" | "chatbotRef">>(
         sequelize,
         "select",
-        "SELECT id, queueId, userId, status, isGroup, unreadMessages FROM tickets WHERE tenantId = ? AND activeKey = ? LIMIT 1",
+        "SELECT id, queueId, userId, status, isGroup, unreadMessages, chatbotPluginId, chatbotRef FROM tickets WHERE tenantId = ? AND activeKey = ? LIMIT 1",
         [tenantId, activeKey(contactId, connectionId)],
       );
       const r = rows[0];
@@ -91,6 +121,8 @@ export function createInbound(kit: TicketsKit, transitions: Pick<Transitions, "o
         status: r.status,
         isGroup: !!r.isGroup,
         unreadMessages: Number(r.unreadMessages),
+        chatbotPluginId: r.chatbotPluginId ?? null,
+        chatbotRef: r.chatbotRef ?? null,
       };
     },
 

@@ -1,14 +1,14 @@
 import type { CoreDeps } from "../deps";
 import { AppError } from "../errors/app-error";
 import { Ctx, isAdmin } from "../types";
-import { call } from "../bus/call";
+import { call, emit } from "../bus/call";
 import type { ContactSummary } from "../contacts/contract";
-import { pushRealtime, visibilityOf } from "../realtime/push";
+import { pushRealtime, ticketAudience } from "../realtime/push";
 import { REALTIME_EVENTS, ticketChanged, type TicketChange, type TicketView } from "@openatende/contracts/realtime";
 import { LogType, Ticket, TicketRow, defineTicketModels } from "./model";
 import { createListCache, ListCache } from "./list-cache";
-import type { ProtocolFormat } from "./protocol";
-import { canSee, seesEveryTicket, ticketRooms, viewerOf, type Viewer } from "./visibility";
+import type { ProtocolFormat } from "@openatende/contracts/protocol";
+import { canSee, groupsHiddenFor, seesEveryTicket, viewerOf, type Viewer } from "./visibility";
 
 /** The tenant settings the tickets service reads (settings.forTenant, with defaults). */
 export type Settings = {
@@ -17,7 +17,13 @@ export type Settings = {
   ticketsOwnerOnly: boolean;
   botAndUnassignedAdminOnly: boolean;
   hideContactInfo: boolean;
+  /** The attendance list's page (list.ts), when the caller names none. */
+  ticketListLimit: number;
   pageSize: number;
+  /** Users who get no group tickets (spec §6 "groups tab hidden for chosen users"). */
+  groupsHiddenForUsers: number[];
+  /** A new inbound ticket goes to an owner of the contact's wallet (inbound.ts). */
+  forceWalletDelivery: boolean;
 };
 
 /** The caller: who they are for visibility, and whether they act as a supervisor (admins too). */
@@ -100,11 +106,12 @@ export function createTicketsKit(deps: CoreDeps) {
   }
 
   async function emitTicket(ctx: Ctx, t: TicketRow, type: TicketChange, contact?: { id: number; name: string; profilePicUrl?: string | null }, before?: TicketRow) {
-    const v = await visibilityOf(ctx, t.tenantId);
-    const targets = new Set(ticketRooms(t, v));
+    const now = await ticketAudience(ctx, t);
+    const targets = new Set(now.rooms);
     // Those who could see it before a transfer learn that it left them.
-    if (before) for (const r of ticketRooms(before, v)) targets.add(r);
-    pushRealtime(ctx, { rooms: [...targets], event: REALTIME_EVENTS.ticketList(t.tenantId), payload: ticketChanged(type, view(t, contact)) });
+    if (before) for (const r of (await ticketAudience(ctx, before)).rooms) targets.add(r);
+    pushRealtime(ctx, { rooms: [...targets], except: now.except, event: REALTIME_EVENTS.ticketList(t.tenantId), payload: ticketChanged(type, view(t, contact)) });
+    void emit(ctx, "tickets.changed", { type, ticket: t, before: before ?? null, contact: contact && { id: contact.id, name: contact.name, profilePicUrl: contact.profilePicUrl ?? null }, at: Date.now() });
   }
 
   /** Loads a ticket of the caller's tenant that the caller may see (404 otherwise). */
@@ -114,7 +121,7 @@ export function createTicketsKit(deps: CoreDeps) {
     if (!ticket) throw new AppError("ERR_TICKET_NOT_FOUND", { id });
     const [me, settings] = await Promise.all([meOf(ctx, cached), settingsOf(ctx, tenantId, cached)]);
     const row = plain(ticket);
-    if (!canSee(me, row, settings)) throw new AppError("ERR_TICKET_NOT_FOUND", { id });
+    if (!canSee(me, row, settings) || (row.isGroup && groupsHiddenFor(me.id, settings))) throw new AppError("ERR_TICKET_NOT_FOUND", { id });
     return { ticket, row, me, settings };
   }
 

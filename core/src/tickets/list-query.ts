@@ -27,11 +27,15 @@ export interface ListFilter {
   withUnreadMessages: boolean;
   isNotAssignedUser: boolean;
   includeNotQueueDefined: boolean;
+  /** Leave group tickets out (spec §6: groups hidden for the caller). */
+  noGroups?: boolean;
   /** Contact ids matching a search, or undefined when no search. */
   contactIds?: number[];
   /** A search that is a protocol or a ticket id. */
   protocolOrId?: { protocol: string; id: number | null };
   settings: VisibilitySettings;
+  /** Spec §2 ticket ordering; pinned and unread come first either way (spec §4). Default recent. */
+  order?: ListOrder;
   offset: number;
   limit: number;
   /**
@@ -42,7 +46,21 @@ export interface ListFilter {
   datesAsText?: boolean;
 }
 
-export const ORDER = "pinned DESC, hasUnread DESC, lastMessageAt DESC, id DESC";
+/**
+ * The orders a user picks for their list (kept in their filter): latest activity first, or
+ * oldest activity first (the customer waiting longest). Each is read along its own indexes:
+ * "recent" backwards along the all-ascending list indexes (0007, 0009), "oldest" forwards
+ * along their pinned/hasUnread-descending twins (0016).
+ */
+export const LIST_ORDERS = ["recent", "oldest"] as const;
+export type ListOrder = (typeof LIST_ORDERS)[number];
+
+const ORDERS: Record<ListOrder, string> = {
+  recent: "pinned DESC, hasUnread DESC, lastMessageAt DESC, id DESC",
+  oldest: "pinned DESC, hasUnread DESC, lastMessageAt ASC, id ASC",
+};
+export const ORDER = ORDERS.recent;
+const orderOf = (o: ListOrder | undefined, alias: "" | "t." = "") => ORDERS[o ?? "recent"].replace(/(\w+) (ASC|DESC)/g, `${alias}$1 $2`);
 export const COLUMNS =
   "id, tenantId, contactId, connectionId, queueId, userId, status, protocol, isGroup, pinned, unreadMessages, hasUnread, lastMessage, lastMessageAt, closedAt, createdAt, updatedAt";
 
@@ -55,6 +73,7 @@ function filtered(f: ListFilter, branchesOf: (status: TicketStatus) => Branch[])
       // `pinned IN (0, 1)` turns "unread first" into two exact index ranges (pinned, then not).
       if (f.withUnreadMessages) b.where.push("pinned IN (0, 1)", "hasUnread = 1");
       if (f.isNotAssignedUser) b.where.push("userId IS NULL");
+      if (f.noGroups) b.where.push("isGroup = 0");
       if (f.contactIds || f.protocolOrId) {
         const or: string[] = [];
         if (f.contactIds?.length) {
@@ -91,7 +110,6 @@ function columns(datesAsText: boolean | undefined, alias: "" | "t."): string {
     .map((c) => (datesAsText && DATE_COLUMNS.has(c) ? `DATE_FORMAT(${alias}${c}, '%Y-%m-%dT%H:%i:%s.000Z') AS ${c}` : alias + c))
     .join(", ");
 }
-const T_ORDER = "t.pinned DESC, t.hasUnread DESC, t.lastMessageAt DESC, t.id DESC";
 
 /**
  * One statement answering the page itself: `limit + 1` rows from `offset` (the extra row
@@ -103,26 +121,29 @@ function pageStatement(
   branches: Branch[],
   offset: number,
   limit: number,
-  datesAsText?: boolean,
+  datesAsText: boolean | undefined,
+  order: ListOrder | undefined,
   /** One more column, evaluated once (an uncorrelated subquery). */
   extra?: { sql: string; params: unknown[] },
 ): { sql: string; params: unknown[] } {
   const more = extra ? `, ${extra.sql}` : "";
+  const by = orderOf(order);
+  const byT = orderOf(order, "t.");
   const first = extra?.params ?? [];
   if (branches.length === 1) {
     const [b] = branches;
     const where = b.where.join(" AND ");
-    if (offset === 0) return { sql: `SELECT ${columns(datesAsText, "")}${more} FROM tickets WHERE ${where} ORDER BY ${ORDER} LIMIT ${limit + 1}`, params: [...first, ...b.params] };
+    if (offset === 0) return { sql: `SELECT ${columns(datesAsText, "")}${more} FROM tickets WHERE ${where} ORDER BY ${by} LIMIT ${limit + 1}`, params: [...first, ...b.params] };
     return {
-      sql: `SELECT ${columns(datesAsText, "t.")}${more} FROM (SELECT id FROM tickets WHERE ${where} ORDER BY ${ORDER} LIMIT ${offset}, ${limit + 1}) AS p JOIN tickets t ON t.id = p.id ORDER BY ${T_ORDER}`,
+      sql: `SELECT ${columns(datesAsText, "t.")}${more} FROM (SELECT id FROM tickets WHERE ${where} ORDER BY ${by} LIMIT ${offset}, ${limit + 1}) AS p JOIN tickets t ON t.id = p.id ORDER BY ${byT}`,
       params: [...first, ...b.params],
     };
   }
   const cut = offset + limit + 1;
-  const parts = branches.map((b, i) => `SELECT * FROM (SELECT ${KEYS} FROM tickets WHERE ${b.where.join(" AND ")} ORDER BY ${ORDER} LIMIT ${cut}) AS b${i}`);
+  const parts = branches.map((b, i) => `SELECT * FROM (SELECT ${KEYS} FROM tickets WHERE ${b.where.join(" AND ")} ORDER BY ${by} LIMIT ${cut}) AS b${i}`);
   return {
     // UNION (not ALL): a ticket two branches share is kept once (same row, same sort keys).
-    sql: `SELECT ${columns(datesAsText, "t.")}${more} FROM (${parts.join(" UNION ")} ORDER BY ${ORDER} LIMIT ${offset}, ${limit + 1}) AS p JOIN tickets t ON t.id = p.id ORDER BY ${T_ORDER}`,
+    sql: `SELECT ${columns(datesAsText, "t.")}${more} FROM (${parts.join(" UNION ")} ORDER BY ${by} LIMIT ${offset}, ${limit + 1}) AS p JOIN tickets t ON t.id = p.id ORDER BY ${byT}`,
     params: [...first, ...branches.flatMap((b) => b.params)],
   };
 }
@@ -134,7 +155,8 @@ function pageStatement(
  * Closing a ticket clears its unread mark, so that range holds active tickets almost only.
  */
 function unreadAcrossStatuses(f: ListFilter, branches: Branch[]): Branch[] {
-  if (!f.withUnreadMessages || branches.length < 2) return branches;
+  // The unread index holds pinned ascending: it gives "recent" (read backwards) only.
+  if (!f.withUnreadMessages || branches.length < 2 || (f.order ?? "recent") !== "recent") return branches;
   const [first] = branches;
   const where = first.where.join(" AND ");
   const rest = JSON.stringify(first.params.slice(2));
@@ -154,7 +176,7 @@ function unreadAcrossStatuses(f: ListFilter, branches: Branch[]): Branch[] {
 /** The page as one statement over the caller's branches; null when nothing can match. */
 export function buildListQuery(f: ListFilter): { sql: string; params: unknown[] } | null {
   const branches = unreadAcrossStatuses(f, filtered(f, (status) => visibleBranches(f, status)));
-  return branches.length ? pageStatement(branches, f.offset, f.limit, f.datesAsText) : null;
+  return branches.length ? pageStatement(branches, f.offset, f.limit, f.datesAsText, f.order) : null;
 }
 
 /**
@@ -181,7 +203,7 @@ function wideStatement(f: ListFilter): { sql: string; params: unknown[] } | null
   const gapParams = allowed.length ? [allowed[0], ...allowed.slice(1).flatMap((q, i) => [allowed[i], q]), allowed[allowed.length - 1]] : [];
   // Every row carries the answer; no row means the page is past the end of every ticket of
   // the statuses, so past the end of the caller's too: empty either way.
-  return pageStatement(wide, f.offset, f.limit, f.datesAsText, {
+  return pageStatement(wide, f.offset, f.limit, f.datesAsText, f.order, {
     sql: `(SELECT EXISTS (SELECT 1 FROM tickets WHERE tenantId = ? AND status IN (${f.statuses.map(() => "?").join(",")}) AND (${gaps.join(" OR ")}))) AS listOutside`,
     params: [f.tenantId, ...f.statuses, ...gapParams],
   });

@@ -4,8 +4,9 @@ import { searchText } from "../db/search";
 import type { Ctx } from "../types";
 import { call } from "../bus/call";
 import { TicketRow, TicketStatus, TICKET_STATUSES } from "./model";
-import { listPage, ListedRow } from "./list-query";
+import { listPage, ListedRow, type ListOrder } from "./list-query";
 import { view, type TicketsKit } from "./kit";
+import { groupsHiddenFor } from "./visibility";
 
 function csvOrArray(v: unknown): string[] {
   if (v === undefined || v === null || v === "") return [];
@@ -30,7 +31,11 @@ export function createList(kit: TicketsKit) {
       const queueIds = csvOrArray(p.queuesIds).map(Number);
       if (queueIds.some((q) => !Number.isInteger(q) || q <= 0)) throw new AppError("ERR_VALIDATION", { field: "queuesIds", rule: "number" });
       const [me, settings] = await Promise.all([kit.meOf(ctx, true), kit.settingsOf(ctx, tenantId, true)]);
-      const pageSize = (p.pageSize as number | undefined) ?? settings.pageSize ?? 40;
+      // Spec §3 "ticket list limit": the tenant's page of the attendance list (a caller may ask for another).
+      const pageSize = (p.pageSize as number | undefined) ?? settings.ticketListLimit ?? 40;
+      // Spec §6: a user the groups are hidden from gets no group ticket, whatever they ask for.
+      const noGroups = groupsHiddenFor(me.id, settings);
+      const wanted = noGroups ? statuses.filter((s) => s !== "group") : statuses;
       const pageNumber = (p.pageNumber as number | undefined) ?? 1;
       let contactIds: number[] | undefined;
       let protocolOrId: { protocol: string; id: number | null } | undefined;
@@ -49,7 +54,8 @@ export function createList(kit: TicketsKit) {
       const page = await listPage(
         {
           tenantId,
-          statuses: statuses as TicketStatus[],
+          statuses: wanted as TicketStatus[],
+          noGroups,
           queueIds,
           showAll: !!p.showAll,
           viewer: me,
@@ -59,6 +65,7 @@ export function createList(kit: TicketsKit) {
           contactIds,
           protocolOrId,
           settings,
+          order: p.orderBy as ListOrder | undefined,
           offset: (pageNumber - 1) * pageSize,
           limit: pageSize,
           datesAsText: kit.sequelize.getDialect() === "mysql",

@@ -1,11 +1,10 @@
 import type { Ctx } from "../types";
 import { call } from "../bus/call";
-import { pushRealtime, visibilityOf } from "../realtime/push";
+import { pushRealtime, ticketAudience } from "../realtime/push";
 import { REALTIME_EVENTS, ticketNoteAdded, type TicketNoteView } from "@openatende/contracts/realtime";
 import type { Ticket } from "./model";
-import { formatProtocol } from "./protocol";
+import { formatProtocol } from "@openatende/contracts/protocol";
 import { plain, type TicketsKit } from "./kit";
-import { ticketRooms } from "./visibility";
 
 /**
  * A ticket's activity log and notes (spec §4), and its protocol number, given once the
@@ -39,7 +38,7 @@ export function createLogAndNotes(kit: TicketsKit) {
       const { row } = await kit.loadVisible(ctx, ctx.params.id);
       const note = (await TicketNote.create({ tenantId: row.tenantId, ticketId: row.id, userId: ctx.meta.user!.id, body: ctx.params.body })).get({ plain: true }) as TicketNoteView<Date>;
       ctx.meta.$statusCode = 201;
-      pushRealtime(ctx, { rooms: ticketRooms(row, await visibilityOf(ctx, row.tenantId)), event: REALTIME_EVENTS.ticketNote(row.tenantId), payload: ticketNoteAdded(note) });
+      pushRealtime(ctx, { ...(await ticketAudience(ctx, row)), event: REALTIME_EVENTS.ticketNote(row.tenantId), payload: ticketNoteAdded(note) });
       return note;
     },
   };

@@ -23,6 +23,9 @@ export interface TicketRow {
   lastMessageAt: number;
   activeKey: string | null;
   translation: Record<string, unknown> | null;
+  /** The bot that owns the ticket while its status is `chatbot` (core/src/chatbots): its plugin and the plugin's name of it; null otherwise. */
+  chatbotPluginId?: string | null;
+  chatbotRef?: string | null;
   closedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -63,6 +66,8 @@ export function defineTicketModels(sequelize: Sequelize) {
         },
         activeKey: { type: DataTypes.STRING(40), allowNull: true },
         translation: jsonColumn<Record<string, unknown> | null>("translation", null),
+        chatbotPluginId: { type: DataTypes.STRING(64), allowNull: true },
+        chatbotRef: { type: DataTypes.STRING(64), allowNull: true },
         closedAt: { type: DataTypes.DATE, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,

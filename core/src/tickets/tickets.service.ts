@@ -1,7 +1,7 @@
 import type { ServiceSchema } from "moleculer";
 import { tenantDbMixin, type TenantDbMethods } from "../db/tenant-db.mixin";
 import { defineService } from "../bus/call";
-import type { Ticket } from "./model";
+import { LOG_TYPES, type Ticket } from "./model";
 import type { CoreDeps } from "../deps";
 import { createTicketsKit } from "./kit";
 import { createList } from "./list";
@@ -11,6 +11,10 @@ import { createMass } from "./mass";
 import { createInbound } from "./inbound";
 import { createCascades } from "./cascades";
 import { ticketStatsActions } from "./stats";
+import { LIST_ORDERS } from "./list-query";
+import { platformTicketActions } from "./platform-query";
+import { createChatbotRouting } from "./chatbot-routing";
+import { createChatbotTickets } from "./chatbot";
 
 const idParam = { id: { type: "number", integer: true, positive: true, convert: true } };
 const boolQ = { type: "boolean", optional: true, convert: true };
@@ -32,17 +36,19 @@ const ticketIds = { type: "array", items: { type: "number", integer: true, posit
 export function createTicketsService(deps: CoreDeps): ServiceSchema {
   const kit = createTicketsKit(deps);
   const logAndNotes = createLogAndNotes(kit);
-  const transitions = createTransitions(kit, logAndNotes);
+  const routing = createChatbotRouting();
+  const transitions = createTransitions(kit, logAndNotes, routing);
   const list = createList(kit);
   const mass = createMass(kit, transitions);
-  const inbound = createInbound(kit, transitions, logAndNotes);
+  const inbound = createInbound(kit, transitions, logAndNotes, routing);
+  const chatbot = createChatbotTickets(kit, transitions, routing);
   const cascades = createCascades(kit);
 
   return defineService<TenantDbMethods<Ticket>>({
     name: "tickets",
     mixins: [tenantDbMixin(deps.sequelize, kit.Ticket)],
     settings: { rest: "/" },
-    events: kit.listCache.events,
+    events: { ...kit.listCache.events, ...routing.events },
     actions: {
       list: {
         rest: "GET /tickets",
@@ -55,6 +61,7 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
           withUnreadMessages: boolQ,
           isNotAssignedUser: boolQ,
           includeNotQueueDefined: boolQ,
+          orderBy: { type: "enum", values: [...LIST_ORDERS], optional: true },
           pageNumber: { type: "number", integer: true, min: 1, max: 100000, optional: true, convert: true },
           pageSize: { type: "number", integer: true, min: 1, max: 100, optional: true, convert: true },
         },
@@ -126,6 +133,8 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
           queueId: { type: "number", optional: true, nullable: true },
           isGroup: { type: "boolean", optional: true },
           closed: { type: "boolean", optional: true },
+          fromMe: { type: "boolean", optional: true },
+          imported: { type: "boolean", optional: true },
         },
         handler: inbound.openForInbound,
       },
@@ -182,12 +191,44 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
       },
       countForContact: { visibility: "public", params: { tenantId: "number", contactId: "number" }, handler: cascades.countForContact },
       countInQueue: { visibility: "public", params: { tenantId: "number", queueId: "number" }, handler: cascades.countInQueue },
+      logEvent: {
+        visibility: "public",
+        params: { tenantId: "number", ticketId: "number", userId: { type: "number", nullable: true }, type: { type: "enum", values: [...LOG_TYPES] }, data: { type: "any", optional: true } },
+        handler: cascades.logEvent,
+      },
+      /** The automation's close (core/src/automation): auto-close by inactivity or smart close, logged "autoClose" with the reason. */
+      autoClose: {
+        visibility: "public",
+        params: { tenantId: "number", id: "number", reason: { type: "enum", values: ["inactivity", "smartClose"] } },
+        handler: transitions.autoClose,
+      },
       transferFromUser: { visibility: "public", params: { tenantId: "number", fromUserId: "number", toUserId: "number" }, handler: cascades.transferFromUser },
       /** Contacts merged: their tickets follow the kept contact (an active one closes if the kept contact already has one there). */
       moveContact: { visibility: "public", params: { tenantId: "number", fromContactId: "number", toContactId: "number" }, handler: cascades.moveContact },
       moveConnection: { visibility: "public", params: { tenantId: "number", fromConnectionId: "number", toConnectionId: "number" }, handler: cascades.moveConnection },
       /** The dashboard's figures of the tenant's tickets: grouped counts (stats.ts). */
       ...ticketStatsActions(deps),
+      /** A bot's part of a ticket (chatbot.ts), for the core API's chatbots.start and chatbots.handoff. */
+      chatbotStart: {
+        visibility: "public",
+        params: { tenantId: "number", ticketId: "number", pluginId: "string", ref: { type: "string", min: 1, max: 64 } },
+        handler: chatbot.chatbotStart,
+      },
+      chatbotHandoff: {
+        visibility: "public",
+        params: {
+          tenantId: "number",
+          ticketId: "number",
+          pluginId: "string",
+          queueId: { type: "number", optional: true, nullable: true },
+          userId: { type: "number", optional: true, nullable: true },
+          distribute: { type: "enum", values: ["none", "balance", "random"], optional: true },
+          reason: { type: "enum", values: ["flow", "attempts", "timeout"], optional: true },
+        },
+        handler: chatbot.chatbotHandoff,
+      },
+      /** What the core API of plugins asks (platform-query.ts): query, notesQuery, platformUpdate. */
+      ...platformTicketActions(kit, transitions),
     },
   });
 }

@@ -1,10 +1,13 @@
 import { UniqueConstraintError } from "sequelize";
 import { AppError } from "../errors/app-error";
+import { retryDeadlocks } from "../db/deadlock";
 import type { Ctx } from "../types";
 import { call } from "../bus/call";
 import { LogType, Ticket, TicketRow, TicketStatus, activeKey } from "./model";
 import { plain, view, type Me, type Settings, type TicketsKit } from "./kit";
 import type { LogAndNotes } from "./log-notes";
+import type { ChatbotOwner } from "../chatbots/contract";
+import type { ChatbotRouting } from "./chatbot-routing";
 
 type Guard = (fresh: TicketRow) => void;
 type LogEntry = [LogType, number | null, unknown?];
@@ -28,6 +31,13 @@ export interface OpenActive {
   userId: number | null;
   status: TicketStatus;
   isGroup?: boolean;
+  /**
+   * An inbound ticket a rule hands to `userId` (wallet delivery, inbound.ts): logged with this
+   * entry rather than "started", and its activity time still comes from its first message.
+   */
+  deliveredBy?: { type: LogType; data: unknown };
+  /** A customer's new ticket a binding hands to a bot (status chatbot): logged "chatBot" { pluginId, ref }. */
+  chatbot?: ChatbotOwner | null;
 }
 
 /**
@@ -35,8 +45,8 @@ export interface OpenActive {
  * reopen, each a guarded transition that logs what happened and tells the rooms that see the
  * ticket (before and after) about it.
  */
-export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, "setProtocol">) {
-  const { Ticket: TicketModel, TicketLog, TicketNote, sequelize } = kit;
+export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, "setProtocol">, routing: Pick<ChatbotRouting, "forQueue">) {
+  const { Ticket: TicketModel, TicketNote, sequelize } = kit;
 
   /**
    * Moves a ticket to a new state. The row is locked and read again inside the transaction and
@@ -46,13 +56,20 @@ export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, 
   async function transition(ctx: Ctx, t: Ticket, patch: Partial<TicketRow>, logs: LogEntry[], guard?: Guard) {
     const before = plain(t);
     try {
-      await sequelize.transaction(async (transaction) => {
-        const fresh = await TicketModel.findOne({ where: { id: before.id, tenantId: before.tenantId }, transaction, lock: transaction.LOCK.UPDATE });
-        if (!fresh) throw new AppError("ERR_TICKET_NOT_FOUND", { id: before.id });
-        (guard ?? sameState(before))(plain(fresh));
-        await fresh.update(patch, { transaction });
-        for (const [type, userId, data] of logs) await kit.log(before.tenantId, before.id, userId, type, data ?? null, transaction);
-      });
+      // An inbound message on the ticket at the same moment (its message row holds a shared
+      // lock on the ticket, then updates it) can make this the deadlock's victim: run it again.
+      await retryDeadlocks(() =>
+        sequelize.transaction(async (transaction) => {
+          const fresh = await TicketModel.findOne({ where: { id: before.id, tenantId: before.tenantId }, transaction, lock: transaction.LOCK.UPDATE });
+          if (!fresh) throw new AppError("ERR_TICKET_NOT_FOUND", { id: before.id });
+          const now = plain(fresh);
+          (guard ?? sameState(before))(now);
+          // Out of status chatbot (an agent accepts, transfers, closes it…): its bot's part ends.
+          const ownerGoes = !!now.chatbotPluginId && (patch.status ?? now.status) !== "chatbot";
+          await fresh.update(ownerGoes ? { ...patch, chatbotPluginId: null, chatbotRef: null } : patch, { transaction });
+          for (const [type, userId, data] of logs) await kit.log(before.tenantId, before.id, userId, type, data ?? null, transaction);
+        }),
+      );
     } catch (err) {
       if (err instanceof UniqueConstraintError) {
         // Reopening while the contact already has another active ticket on this connection.
@@ -94,12 +111,35 @@ export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, 
     if (to.userId) patch.userId = to.userId;
     else patch.userId = null; // to a queue only: back to the queue's waiting list
     if (!to.userId) patch.status = row.status === "closed" ? "closed" : "pending";
+    // A bot's ticket given to an agent is theirs, open.
+    else if (row.status === "chatbot") patch.status = "open";
     const me = ctx.meta.user!.id;
-    return transition(ctx, t, patch, [["transfered", me, { from: { userId: row.userId, queueId: row.queueId }, to }], ...(to.userId ? ([["receivedTransfer", to.userId, { from: me }]] as LogEntry[]) : [])]);
+    const logs: LogEntry[] = [["transfered", me, { from: { userId: row.userId, queueId: row.queueId }, to }], ...(to.userId ? ([["receivedTransfer", to.userId, { from: me }]] as LogEntry[]) : [])];
+    // To a queue whose bot takes its tickets: the bot's now.
+    const bot = patch.status === "pending" && to.queueId ? await routing.forQueue(ctx, tenantId, to.queueId) : null;
+    if (bot) {
+      Object.assign(patch, { status: "chatbot", chatbotPluginId: bot.pluginId, chatbotRef: bot.ref });
+      logs.push(["chatBot", null, { pluginId: bot.pluginId, ref: bot.ref }]);
+    }
+    const after = await transition(ctx, t, patch, logs);
+    if (bot) await botStarted(ctx, after);
+    return after;
   }
 
-  async function close(ctx: Ctx, t: Ticket, how: "closed" | "autoClose", me?: Me) {
-    return transition(ctx, t, { status: "closed", activeKey: null, closedAt: new Date(), unreadMessages: 0, hasUnread: false }, [[how, ctx.meta.user?.id ?? null]], (fresh) => {
+  /**
+   * A ticket just handed to a bot without a message (a transfer, a hand-off, a start): its
+   * plugin gets the start (reason "started", no message), told apart by the chatBot log entry.
+   */
+  async function botStarted(ctx: Ctx, row: TicketRow): Promise<void> {
+    if (row.status !== "chatbot" || !row.chatbotPluginId || !row.chatbotRef) return;
+    const startId = Number(await kit.TicketLog.max("id", { where: { tenantId: row.tenantId, ticketId: row.id, type: "chatBot" } }));
+    await call(ctx, "chatbots.deliver", { tenantId: row.tenantId, ticketId: row.id, contactId: row.contactId, pluginId: row.chatbotPluginId, ref: row.chatbotRef, reason: "started", message: null, startId });
+  }
+
+  /** `data`: what the log entry says besides who (an automatic close: why, see autoClose). */
+  async function close(ctx: Ctx, t: Ticket, how: "closed" | "autoClose", me?: Me, data?: unknown) {
+    const by = how === "autoClose" ? null : (ctx.meta.user?.id ?? null);
+    return transition(ctx, t, { status: "closed", activeKey: null, closedAt: new Date(), unreadMessages: 0, hasUnread: false }, [[how, by, data]], (fresh) => {
       if (fresh.status === "closed") throw conflict(fresh);
       if (me && fresh.userId && fresh.userId !== me.id && !me.supervisor) throw new AppError("ERR_NO_PERMISSION");
     });
@@ -134,14 +174,18 @@ export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, 
             status: o.status,
             isGroup: !!o.isGroup,
             activeKey: key,
+            chatbotPluginId: o.chatbot?.pluginId ?? null,
+            chatbotRef: o.chatbot?.ref ?? null,
             // An inbound ticket takes its activity time from its first message (touch);
             // one an agent opens starts now.
-            lastMessageAt: o.userId ? Date.now() : 0,
+            lastMessageAt: o.userId && !o.deliveredBy ? Date.now() : 0,
           },
           { transaction },
         );
         await kit.log(o.tenantId, row.get("id") as number, ctx.meta.user?.id ?? null, "created", null, transaction);
-        if (o.userId) await kit.log(o.tenantId, row.get("id") as number, o.userId, "started", null, transaction);
+        if (o.userId && o.deliveredBy) await kit.log(o.tenantId, row.get("id") as number, o.userId, o.deliveredBy.type, o.deliveredBy.data, transaction);
+        else if (o.userId) await kit.log(o.tenantId, row.get("id") as number, o.userId, "started", null, transaction);
+        if (o.chatbot) await kit.log(o.tenantId, row.get("id") as number, null, "chatBot", { pluginId: o.chatbot.pluginId, ref: o.chatbot.ref }, transaction);
         return row;
       });
     } catch (err) {
@@ -160,9 +204,28 @@ export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, 
   }
 
   return {
+    transition,
     transfer,
+    botStarted,
     close,
     openActive,
+
+    /**
+     * tickets.autoClose: the automation's close (core/src/automation), by nobody, logged
+     * "autoClose" with its reason ({ reason: "inactivity" | "smartClose" }). Null when the
+     * ticket is gone or no longer active (closed meanwhile: nothing to do).
+     */
+    async autoClose(ctx: Ctx<{ tenantId: number; id: number; reason: "inactivity" | "smartClose" }>): Promise<TicketRow | null> {
+      const { tenantId, id, reason } = ctx.params;
+      const t = await TicketModel.findOne({ where: { id, tenantId } });
+      if (!t || t.get("status") === "closed") return null;
+      try {
+        return await close(ctx, t, "autoClose", undefined, { reason });
+      } catch (err) {
+        if ((err as { type?: string }).type === "ERR_CONFLICT") return null;
+        throw err;
+      }
+    },
 
     async get(ctx: Ctx<{ id: number }>) {
       const { row, ticket, settings } = await kit.loadVisible(ctx, ctx.params.id);
@@ -255,9 +318,10 @@ export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, 
     async remove(ctx: Ctx<{ id: number }>) {
       const { ticket, row } = await kit.loadVisible(ctx, ctx.params.id);
       await call(ctx, "messages.removeForTicket", { tenantId: row.tenantId, ticketId: row.id });
+      // The ticket goes, its log stays for audit: "deleted" (who, when) is its last entry.
       await sequelize.transaction(async (transaction) => {
         await TicketNote.destroy({ where: { tenantId: row.tenantId, ticketId: row.id }, transaction });
-        await TicketLog.destroy({ where: { tenantId: row.tenantId, ticketId: row.id }, transaction });
+        await kit.log(row.tenantId, row.id, ctx.meta.user!.id, "deleted", { protocol: row.protocol ?? null, contactId: row.contactId }, transaction);
         await ticket.destroy({ transaction });
       });
       await kit.emitTicket(ctx, row, "ticket:delete");

@@ -23,6 +23,15 @@ export function viewerOf(u: Pick<AuthUser, "id" | "profile" | "isSupport">, queu
   return { id: u.id, profile: u.profile, isSupport: !!u.isSupport, queues: [...queues] };
 }
 
+/**
+ * Spec §6 "the groups tab can be hidden for chosen users": those users get no group ticket,
+ * in the list (its SQL leaves them out) nor one by one (404), whatever their profile.
+ */
+export function groupsHiddenFor(userId: number, s: { groupsHiddenForUsers?: unknown }): boolean {
+  const ids = s.groupsHiddenForUsers;
+  return Array.isArray(ids) && ids.some((x) => Number(x) === userId);
+}
+
 /** One index range of the list: conditions joined by AND, after `tenantId = ? AND status = ?`. */
 export interface Branch {
   where: string[];
