@@ -8,7 +8,7 @@ function expectError(r: Res, status: number, code: string) {
   expect(r.body.data).toEqual(expect.any(Object));
 }
 
-type QmView = { id: number; key: string; message: string; scope: string; queueIds: number[]; userId: number };
+type QmView = { id: number; key: string; message: string; scope: string; queueIds: number[]; userId: number; editable: boolean };
 const keys = (r: Res) => (r.body as QmView[]).map((q) => q.key).sort();
 
 describe("quick messages on mariadb", () => {
@@ -68,6 +68,16 @@ describe("quick messages on mariadb", () => {
       expect(keys(await t.api.get("/quick-messages?all=true", g.agent))).toEqual(["bomdia", "minha", "obrigado", "suporte"]);
     });
 
+    it("each message says whether the caller may change it: a user their personal ones, an admin also the global and queue ones", async () => {
+      const editable = (r: Res) => Object.fromEntries((r.body as QmView[]).map((q) => [q.key, q.editable]));
+      expect(editable(await t.api.get("/quick-messages", g.agent))).toEqual({ bomdia: false, minha: true, obrigado: false, suporte: false });
+      expect(editable(await t.api.get("/quick-messages?all=true", g.admin))).toEqual({ assinatura: true, bomdia: true, obrigado: true, suporte: true, vendas: true });
+      expect((await t.api.get(`/quick-messages/${ids.global}`, g.supervisor)).body.editable).toBe(false);
+      const created = await t.api.post("/quick-messages", { key: `ed${uid()}`, message: "x" }, g.supervisor);
+      expect(created.body).toMatchObject({ scope: "personal", editable: true });
+      expect((await t.api.put(`/quick-messages/${created.body.id}`, { message: "y" }, g.supervisor)).body.editable).toBe(true);
+    });
+
     it("only admins create global and queue-scoped messages (403 ERR_NO_PERMISSION)", async () => {
       for (const who of [g.agent, g.supervisor]) {
         expectError(await t.api.post("/quick-messages", { key: `g${uid()}`, message: "x", scope: "global" }, who), 403, "ERR_NO_PERMISSION");
@@ -88,6 +98,9 @@ describe("quick messages on mariadb", () => {
       expect(u.body).toMatchObject({ key: "editado", message: "v2", scope: "personal" });
       // Making it global is an admin's decision.
       expectError(await t.api.put(`/quick-messages/${mine.body.id}`, { scope: "global" }, g.agent), 403, "ERR_NO_PERMISSION");
+      // Queues given to a personal message make it queue-scoped: an admin's decision too, and it stays personal.
+      expectError(await t.api.put(`/quick-messages/${mine.body.id}`, { queueIds: [g.queueIds[0]] }, g.agent), 403, "ERR_NO_PERMISSION");
+      expect((await t.api.get(`/quick-messages/${mine.body.id}`, g.agent)).body).toMatchObject({ scope: "personal", queueIds: [] });
       // Global and queue messages: 403 for non-admins.
       for (const id of [ids.global, ids.queue0]) {
         expectError(await t.api.put(`/quick-messages/${id}`, { message: "hacked" }, g.agent), 403, "ERR_NO_PERMISSION");
@@ -115,6 +128,9 @@ describe("quick messages on mariadb", () => {
       expect((await t.api.get(`/quick-messages/${c.body.id}`, g.agent)).status).toBe(200);
       const back = await t.api.put(`/quick-messages/${c.body.id}`, { scope: "global" }, g.admin);
       expect(back.body).toMatchObject({ scope: "global", queueIds: [] });
+      // Queues alone make it queue-scoped, as on create.
+      const again = await t.api.put(`/quick-messages/${c.body.id}`, { queueIds: [g.queueIds[0]] }, g.admin);
+      expect(again.body).toMatchObject({ scope: "queue", queueIds: [g.queueIds[0]] });
     });
 
     it("queue scope needs queues of the tenant", async () => {
@@ -248,5 +264,13 @@ describe("quick messages on mariadb", () => {
     expectError(await t.api.del(`/quick-messages/${id}`, other.admin), 404, "ERR_QUICK_MESSAGE_NOT_FOUND");
     expect((await t.api.get("/quick-messages?all=true", other.admin)).body.map((q: QmView) => q.id)).not.toContain(id);
     expect((await t.api.get(`/quick-messages/${id}`, f.agent)).body.message).toBe("A only");
+    // A user's personal message neither.
+    const mine = await t.api.post("/quick-messages", { key: `mine${uid()}`, message: "agent A's" }, f.agent);
+    for (const who of [other.agent, other.admin]) {
+      expectError(await t.api.get(`/quick-messages/${mine.body.id}`, who), 404, "ERR_QUICK_MESSAGE_NOT_FOUND");
+      expectError(await t.api.put(`/quick-messages/${mine.body.id}`, { message: "stolen" }, who), 404, "ERR_QUICK_MESSAGE_NOT_FOUND");
+      expectError(await t.api.del(`/quick-messages/${mine.body.id}`, who), 404, "ERR_QUICK_MESSAGE_NOT_FOUND");
+    }
+    expect((await t.api.get(`/quick-messages/${mine.body.id}`, f.agent)).body.message).toBe("agent A's");
   });
 });

@@ -124,6 +124,7 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
           // unique key when it is inserted, so it still stores and emits nothing.
           let contact: InboundContact | null = null;
           let ticket: InboundTicket | null = null;
+          let opened = false;
           if (!msg.media?.data) {
             contact = await call(ctx, "contacts.findInbound", identity);
             if (contact) ticket = await call(ctx, "tickets.findActive", { tenantId: msg.tenantId, contactId: contact.id, connectionId: connection.id });
@@ -134,13 +135,15 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
             const known = await call(ctx, "messages.findByProvider", { tenantId: msg.tenantId, connectionId: msg.connectionId, providerId: msg.providerMessageId, slim: true });
             if (known) return { messageId: Number(known.id), ticketId: known.ticketId, duplicate: true };
             contact = await call(ctx, "contacts.resolveInbound", { ...identity, slim: true });
-            ({ ticket } = await call(ctx, "tickets.openForInbound", {
+            ({ ticket, created: opened } = await call(ctx, "tickets.openForInbound", {
               tenantId: msg.tenantId,
               contactId: contact.id,
               connectionId: connection.id,
               queueId: connection.queueId,
               isGroup: !!msg.isGroup,
               closed: !!msg.imported?.closeTicket,
+              fromMe: !!msg.fromMe,
+              imported: !!msg.imported,
             }));
           }
           const open = ticket!;
@@ -179,6 +182,7 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
               isGroup: !!msg.isGroup,
               fromMe: !!msg.fromMe,
               hasMedia: !!media,
+              opened,
             });
           }
           return { messageId: stored.message.id, ticketId: open.id, duplicate: false };

@@ -12,6 +12,7 @@ import { contactViews, type ContactsKit } from "./views";
 import { contactCrud, type ContactsOwner, type ListParams } from "./crud";
 import { contactTransfers } from "./import-export";
 import { inboundIdentities } from "./inbound";
+import { platformContactActions } from "./platform-query";
 import type { ChannelContactUpdate, InboundParams } from "./contract";
 import { contactParams, idParam, optionalContactParams, tagIdsParam, walletParam } from "./params";
 
@@ -299,6 +300,8 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
           return ContactTag.destroy({ where: { tenantId: ctx.params.tenantId, tagId: ctx.params.tagId } });
         },
       },
+      /** What the core API of plugins asks (platform-query.ts): query, idsByTags, notesQuery, platformUpdate. */
+      ...platformContactActions(kit),
     },
   });
 }

@@ -47,6 +47,37 @@ export interface ContactSummary {
   profilePicUrl: string | null;
 }
 
+/** contacts.query (platform-query.ts): the core API's filtered page of a tenant's contacts. */
+export interface ContactQueryParams {
+  tenantId: number;
+  ids?: number[];
+  tagIds?: number[];
+  search?: string;
+  offset: number;
+  limit: number;
+}
+
+/** contacts.notesQuery: the tenant's contact notes, newest first, the first `limit` of them. */
+export interface ContactNotesQueryParams {
+  tenantId: number;
+  contactIds?: number[];
+  userIds?: number[];
+  from?: string | Date;
+  to?: string | Date;
+  search?: string;
+  limit: number;
+}
+
+export interface ContactNoteHit {
+  id: number;
+  contactId: number;
+  contactName: string;
+  userId: number | null;
+  title: string;
+  body: string;
+  createdAt: Date;
+}
+
 /** Actions of the contacts service other services call. */
 export interface ContactsActions {
   /** The contact of a channel identity, created on first contact (race-safe). */
@@ -65,6 +96,13 @@ export interface ContactsActions {
   "contacts.countByTag": { params: { tenantId: number; tagId: number }; result: number };
   /** The tag leaves every contact of the tenant; answers how many links went. */
   "contacts.detachTag": { params: { tenantId: number; tagId: number }; result: number };
+  /** The core API of plugins (core/src/platform): a filtered page by name, every field shown. */
+  "contacts.query": { params: ContactQueryParams; result: { rows: ContactView[]; count: number; hasMore: boolean } };
+  /** The tenant's contacts carrying any of the tags. */
+  "contacts.idsByTags": { params: { tenantId: number; tagIds: number[] }; result: number[] };
+  "contacts.notesQuery": { params: ContactNotesQueryParams; result: { rows: ContactNoteHit[]; count: number } };
+  /** A plugin's change of a contact's name or e-mail (contacts.updated follows). */
+  "contacts.platformUpdate": { params: { tenantId: number; id: number; name?: string; email?: string | null }; result: ContactView };
 }
 
 export interface ContactsEvents {

@@ -50,7 +50,9 @@ export function contactCrud(kit: ContactsKit) {
 
   async function list(svc: ContactsOwner, ctx: Ctx<ListParams>) {
     const tenantId = svc.tenantOf(ctx);
-    const { pageNumber = 1, pageSize = 20, walletUserId } = ctx.params;
+    const { pageNumber = 1, walletUserId } = ctx.params;
+    // Spec §3 "page size": the tenant's, when the caller names none (at most this list's 100).
+    const pageSize = ctx.params.pageSize ?? Math.min(100, Number((await call(ctx, "settings.forTenant", { tenantId })).pageSize) || 20);
     const q = searchTerm(ctx.params.searchParam);
     const tagFilter = parseIdList(ctx.params.tags, "tags");
     const hide = await hiddenFor(ctx);

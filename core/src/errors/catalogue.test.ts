@@ -34,6 +34,7 @@ function allTexts(locale: Locale): [string, string][] {
 
 /** Placeholders each error code must carry (detail); every other code carries none. */
 const ERROR_PLACEHOLDERS: Partial<Record<ErrorCode, string[]>> = {
+  ERR_BUSINESS_HOURS_INVALID_RANGE: ["day"],
   ERR_VALIDATION: ["field"],
   ERR_LICENSE_TIER_REQUIRED: ["requiredTier"],
   ERR_CONTACT_LIMIT: ["current", "max"],

@@ -11,6 +11,7 @@ import en, { ui as uiEn, validation as validationEn } from "./locales/en";
 import es, { ui as uiEs, validation as validationEs } from "./locales/es";
 import ru, { ui as uiRu, validation as validationRu } from "./locales/ru";
 import type { ErrorText, UiTexts, ValidationRule } from "./locales/types";
+import { pluginCatalogue, pluginStatuses } from "./plugin-codes";
 
 export type { ErrorText, UiTexts, ValidationRule } from "./locales/types";
 
@@ -161,17 +162,18 @@ export interface CatalogueExport {
   statuses: Record<ErrorCode, number>;
 }
 
-/** The whole catalogue as a plain JSON-able object (a fresh copy), for the shell to download. */
+/** The whole catalogue as a plain JSON-able object (a fresh copy), for the shell to download, with the loaded plugins' codes. */
 export function exportCatalogue(): CatalogueExport {
+  const errors = Object.fromEntries(LOCALES.map((l) => [l, { ...pluginCatalogue(l), ...CATALOGUE[l] }]));
   return JSON.parse(
     JSON.stringify({
       locales: LOCALES,
       defaultLocale: DEFAULT_LOCALE,
       fallbackLocale: FALLBACK_LOCALE,
-      errors: CATALOGUE,
+      errors,
       validation: VALIDATION,
       ui: UI,
-      statuses: ERROR_CODES,
+      statuses: { ...pluginStatuses(), ...ERROR_CODES },
     }),
   ) as CatalogueExport;
 }

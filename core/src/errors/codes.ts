@@ -81,6 +81,7 @@ export const ERROR_CODES = {
   ERR_FLOW_NOT_FOUND: 404,
   ERR_FLOW_IN_USE: 409,
   ERR_AUTO_REPLY_SINGLE_INITIAL_STEP: 400,
+  ERR_CHATBOT_NOT_OWNER: 409,
 
   // --- campaigns -----------------------------------------------------------------------------
   ERR_CAMPAIGN_NOT_FOUND: 404,
@@ -120,6 +121,13 @@ export const ERROR_CODES = {
   ERR_NO_FILE_UPLOADED: 400,
   ERR_SERVICE_NOT_FOUND_FOR_USER: 404,
   ERR_INVALID_IMAGE_FORMAT: 400,
+  // --- business time (spec §5 Business hours) and outbound URLs -------------------------------
+  ERR_BUSINESS_HOURS_NOT_FOUND: 404,
+  ERR_BUSINESS_HOURS_TARGET_REQUIRED: 400,
+  ERR_BUSINESS_HOURS_INVALID_RANGE: 400,
+  ERR_BUSINESS_HOURS_CONFLICT: 409,
+  ERR_HOLIDAY_NOT_FOUND: 404,
+  ERR_URL_NOT_ALLOWED: 400,
 
   // --- licence and plan ------------------------------------------------------------------------
   ERR_LICENSE_INVALID: 400,
@@ -158,6 +166,8 @@ export const ERROR_CODES = {
   ERR_CHAT_BUILDER_URL: 503,
   // --- conversations core and plugins (step 2) ------------------------------------------
   ERR_CHANNEL_UNSUPPORTED: 400,
+  ERR_GIF_SEARCH_NOT_CONFIGURED: 503,
+  ERR_GIF_SEARCH_FAILED: 502,
   ERR_CONNECTION_NOT_FOUND: 404,
   ERR_CONNECTION_NAME_IN_USE: 409,
   ERR_CONNECTION_DELETE_CONFIRMATION: 400,
@@ -183,6 +193,7 @@ export const ERROR_CODES = {
   ERR_MARKETPLACE_VERSION_NOT_FOUND: 404,
   ERR_MARKETPLACE_VERSION_EXISTS: 409,
   ERR_PLUGIN_INSTALLS_DISABLED: 409,
+  ERR_PLUGIN_FORBIDDEN: 403,
   ERR_PLUGIN_NOT_INSTALLED: 404,
   ERR_PLUGIN_ALREADY_INSTALLED: 409,
   ERR_PLUGIN_BUNDLED: 409,

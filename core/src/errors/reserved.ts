@@ -14,11 +14,6 @@ export const RESERVED_CODES: Partial<Record<ErrorCode, string>> = {
   ERR_USER_CREATION_DISABLED: "self-registration switched off by the platform (spec §2 /register, global settings)",
   ERR_CONTACT_FINANCE: "a tenant blocked for billing by its reseller (reseller panel)",
   // Auto-reply and flows: issue 15
-  ERR_AUTO_REPLY_NOT_FOUND: "auto-reply (issue 15)",
-  ERR_AUTO_REPLY_IN_USE: "auto-reply (issue 15)",
-  ERR_AUTO_REPLY_SINGLE_INITIAL_STEP: "auto-reply (issue 15)",
-  ERR_FLOW_NOT_FOUND: "chat flows (issue 15)",
-  ERR_FLOW_IN_USE: "chat flows (issue 15)",
   ERR_CHAT_BUILDER_URL: "the chat-flow builder (issue 15)",
   // Campaigns: issue 17
   ERR_CAMPAIGN_NOT_FOUND: "campaigns (issue 17)",

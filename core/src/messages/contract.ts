@@ -23,4 +23,20 @@ export interface MessagesActions {
   "messages.moveContact": { params: { tenantId: number; fromContactId: number; toContactId: number }; result: number };
   /** A ticket deleted: its messages go, and their files unless another message shows them. Answers how many went. */
   "messages.removeForTicket": { params: { tenantId: number; ticketId: number }; result: number };
+  /** The core API of plugins (platform.ts): a page of a ticket's messages, newest first. */
+  "messages.query": { params: { tenantId: number; ticketId: number; offset: number; limit: number }; result: { rows: MessageView[]; count: number; hasMore: boolean } };
+  /** A plugin's text through the ticket's connection, the way an agent's goes, with no user. */
+  /** `afterClose` (internal, the automation's farewell and closing texts): a ticket closed in the last minutes takes it too. */
+  /** `media`: a file of the tenant's (platform.files.upload), `body` its caption (may then be empty). */
+  "messages.platformSend": { params: { tenantId: number; ticketId: number; body: string; afterClose?: boolean; media?: { path: string; mimeType: string; fileName: string } }; result: MessageView };
+}
+
+export interface MessagesEvents {
+  /**
+   * A message of a ticket was stored (`create`: an inbound one, an agent's or a plugin's send),
+   * or changed (`update`: its status, an edit, a reaction, a deletion): emitted where its
+   * realtime event is (model.ts emitMessage, channels/inbound-push.ts). The core API's message
+   * events are made of it (core/src/platform/translate.ts).
+   */
+  "messages.changed": { action: "create" | "update" | "delete"; tenantId: number; ticketId: number; message: MessageView; at: number };
 }

@@ -3,12 +3,17 @@ import { Op } from "sequelize";
 import type { Service, ServiceSchema } from "moleculer";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
-import type { Ctx } from "../types";
+import { isAdmin, type Ctx } from "../types";
 import { call, defineService } from "../bus/call";
-import { resolveStored, storeFiles, StoredFile, UploadedFile } from "../files/store";
+import { messageCountActions } from "./count";
+import { isMessageMedia, resolveStored, storeFiles, StoredFile, UploadedFile } from "../files/store";
 import { defineMessage, emitMessage, MessageRow, view } from "./model";
+import { withHiddenParticipant } from "./participant-mask";
 import { channelMessageActions } from "./from-channel";
 import { outgoingMessages } from "./outgoing";
+import { withSignature } from "./signature";
+import { composerExtraActions } from "./composer-extras";
+import { platformMessageActions } from "./platform";
 
 /** Spec §9: deleting a message is possible for 5 minutes; at most 10 messages are forwarded at once. */
 export const DELETE_WINDOW_MS = 5 * 60 * 1000;
@@ -48,8 +53,14 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
         rest: "GET /messages/:ticketId",
         access: "user",
         resource: "tickets",
-        params: { ...ticketIdParam, pageNumber: { type: "number", integer: true, min: 1, max: 100000, optional: true, convert: true }, pageSize: { type: "number", integer: true, min: 1, max: 100, optional: true, convert: true } },
-        async handler(ctx: Ctx<{ ticketId: number; pageNumber?: number; pageSize?: number }>) {
+        params: {
+          ...ticketIdParam,
+          pageNumber: { type: "number", integer: true, min: 1, max: 100000, optional: true, convert: true },
+          pageSize: { type: "number", integer: true, min: 1, max: 100, optional: true, convert: true },
+          // Spec §4 "watch": looking at a ticket without taking it reads nothing, even for its holder.
+          watch: { type: "boolean", optional: true, convert: true },
+        },
+        async handler(ctx: Ctx<{ ticketId: number; pageNumber?: number; pageSize?: number; watch?: boolean }>) {
           const ticket = await call(ctx, "tickets.visible", { id: ctx.params.ticketId, cached: true });
           const pageSize = ctx.params.pageSize ?? 30;
           const pageNumber = ctx.params.pageNumber ?? 1;
@@ -65,7 +76,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           // Read by the agent who holds the ticket; an admin or supervisor looking in leaves it unread for them.
           // Accepting a ticket zeroes its count but reads no message: the page tells what is still unread.
           const unreadOnPage = page.some((m) => !m.get("fromMe") && !m.get("read"));
-          if (pageNumber === 1 && (ticket.unreadMessages > 0 || unreadOnPage) && ticket.userId === ctx.meta.user!.id) {
+          if (pageNumber === 1 && !ctx.params.watch && (ticket.unreadMessages > 0 || unreadOnPage) && ticket.userId === ctx.meta.user!.id) {
             const unread = await model.findAll({
               attributes: ["connectionId", "providerId"],
               where: { tenantId: ticket.tenantId, ticketId: ticket.id, read: false, fromMe: false, providerId: { [Op.ne]: null }, connectionId: { [Op.ne]: null } },
@@ -86,9 +97,16 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
               });
             }
           }
-          return { messages: page.map(view), hasMore, pageNumber, ticket: { id: ticket.id, status: ticket.status } };
+          // Spec §6 hideContactInfo: a non-admin gets group members without their address and phone.
+          const hide = !isAdmin(ctx.meta.user) && (await call(ctx, "settings.forTenant", { tenantId: ticket.tenantId })).hideContactInfo === true;
+          return { messages: page.map((m) => (hide ? withHiddenParticipant(view(m)) : view(m))), hasMore, pageNumber, ticket: { id: ticket.id, status: ticket.status } };
         },
       },
+
+      // GET /messages/count-all (count.ts).
+      ...messageCountActions(model),
+      // The core API of plugins (platform.ts): query, platformSend.
+      ...platformMessageActions(model, outgoing, deps.config.dataDir),
 
       send: {
         rest: "POST /messages/:ticketId",
@@ -102,7 +120,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
         },
         async handler(ctx: Ctx<{ ticketId: number; body?: string; quotedMsgId?: number; medias?: UploadedFile[] }>) {
           const ticket = await call(ctx, "tickets.visible", { id: ctx.params.ticketId });
-          const body = ctx.params.body?.trim() ?? "";
+          let body = ctx.params.body?.trim() ?? "";
           const medias = ctx.params.medias ?? [];
           if (!body && !medias.length) throw new AppError("ERR_REQUIRED_BODY", { field: "body" });
           if (ticket.status === "closed") throw new AppError("ERR_TICKET_NOT_FOUND", { reason: "closed" });
@@ -119,6 +137,8 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
             });
           }
           const stored = medias.length ? storeFiles(deps.config.dataDir, ticket.tenantId, medias) : [];
+          // Signed once, here, for every channel: stored and sent alike (signature.ts).
+          body = await withSignature(ctx, ticket.tenantId, body);
           const out: Array<ReturnType<typeof view>> = [];
           if (stored.length) {
             for (let i = 0; i < stored.length; i++) {
@@ -169,6 +189,8 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
           await model.update(patch, { where: { id: msg.id, tenantId: msg.tenantId } });
           const updated = view({ ...msg, ...patch });
           await emit(ctx, ticket, "update", updated);
+          // The ticket's log keeps who deleted which message, and when (spec §4 "deleted").
+          await call(ctx, "tickets.logEvent", { tenantId: msg.tenantId, ticketId: msg.ticketId, userId: ctx.meta.user!.id, type: "deleted", data: { messageId: msg.id } });
           return updated;
         },
       },
@@ -226,6 +248,9 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
         },
       },
 
+      // GIFs, stickers and the signature (composer-extras.ts).
+      ...composerExtraActions(deps, outgoing, () => logger),
+
       // --- internal ---------------------------------------------------------------------------
       ...channelMessageActions(deps, model),
       /** The outcome of a message that waited in the outbox (outbox service): recorded and shown. */
@@ -272,7 +297,8 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
             try {
               // LIKE's _ matches any one character: at worst a file is kept, never one removed in use.
               const still = await model.count({ where: { tenantId, media: { [Op.like]: `%"path":${JSON.stringify(file)}%` } } as never });
-              if (!still) fs.rmSync(resolveStored(deps.config.dataDir, tenantId, file), { force: true });
+              // Only message files: a plugin's file (a flow's media) is sent by many tickets and stays.
+              if (!still && isMessageMedia(tenantId, file)) fs.rmSync(resolveStored(deps.config.dataDir, tenantId, file), { force: true });
             } catch (err) {
               logger.warn(`ticket ${ticketId}: media file ${file} not removed: ${(err as Error).message}`);
             }

@@ -1,10 +1,15 @@
 import { DataTypes, Model, Sequelize } from "sequelize";
 import type { Context } from "moleculer";
 import { jsonColumn } from "../db/json-column";
-import { pushRealtime, ticketRooms, visibilityOf } from "../realtime/push";
+import { hidesContactInfo, pushRealtime, ticketAudience } from "../realtime/push";
+import { withHiddenParticipant } from "./participant-mask";
+import { emit } from "../bus/call";
 import { REALTIME_EVENTS, appMessage, type MessageAction } from "@openatende/contracts/realtime";
 import type { StoredFile } from "../files/store";
 import type { TicketRow } from "../tickets/model";
+
+/** For the other domains that push messages (channels/inbound-push.ts): hideContactInfo for group members. */
+export { withHiddenParticipant };
 
 export type MessageStatus = "received" | "pending" | "sent" | "delivered" | "read" | "played" | "failed";
 
@@ -122,9 +127,10 @@ export type MessageView = ReturnType<typeof view>;
 /** `{tenant}:appMessage` to whoever may see the ticket. */
 export async function emitMessage(ctx: Pick<Context, "emit" | "call">, ticket: TicketRow, action: MessageAction, message: MessageView, contact?: { id: number; name: string; profilePicUrl?: string | null }): Promise<void> {
   pushRealtime(ctx, {
-    rooms: ticketRooms(ticket, await visibilityOf(ctx, ticket.tenantId)),
+    ...(await ticketAudience(ctx, ticket)),
     event: REALTIME_EVENTS.appMessage(ticket.tenantId),
     // The contract's payload (@openatende/contracts/realtime), which the shell reads.
-    payload: appMessage(action, message, ticket, contact),
+    payload: appMessage(action, (await hidesContactInfo(ctx, ticket.tenantId)) ? withHiddenParticipant(message) : message, ticket, contact),
   });
+  void emit(ctx, "messages.changed", { action, tenantId: ticket.tenantId, ticketId: ticket.id, message, at: Date.now() });
 }

@@ -22,7 +22,7 @@ const STOPPED_BY = ["ERR_PLUGIN_NOT_ALLOWED", "ERR_PLUGIN_DISABLED", "ERR_LICENS
  */
 export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: () => Service["logger"]) {
   /** The connection's channel service, while the tenant may use its plugin (ERR_CONNECTION_INACTIVE otherwise). */
-  async function channelService(ctx: Ctx, connectionId: number | null): Promise<{ service: string; connection: ConnectionRow; receipts?: boolean }> {
+  async function channelService(ctx: Ctx, connectionId: number | null): Promise<{ service: string; connection: ConnectionRow; receipts?: boolean; capabilities: readonly string[] }> {
     if (!connectionId) throw new AppError("ERR_NO_DEFAULT_CONNECTION");
     const connection = await call(ctx, "connections.getInternal", { id: connectionId });
     if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
@@ -31,7 +31,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
       if (err.type && STOPPED_BY.includes(err.type)) throw new AppError("ERR_CONNECTION_INACTIVE", { connectionId: connection.id, reason: err.type });
       throw err;
     });
-    return { service: plugin.service, connection, receipts: plugin.receipts === true };
+    return { service: plugin.service, connection, receipts: plugin.receipts === true, capabilities: plugin.capabilities ?? [] };
   }
 
   async function contactExternalId(ctx: Ctx, tenantId: number, contactId: number, connectionType: string): Promise<string> {
@@ -148,10 +148,15 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
    * mid-call), or earlier messages of the connection wait there still, which it must not
    * overtake. The outbox service sends it when the plugin is back (see settle).
    */
-  async function handOver(ctx: Ctx, ticket: TicketRow, messageId: number, o: { body: string; media?: StoredFile & { url?: string }; quoted?: MessageRow | null }): Promise<Partial<MessageRow> | null> {
-    const message: OutboundMessage = o.media
-      ? { kind: "media", body: o.body || undefined, media: { path: o.media.path, url: o.media.url, mimeType: o.media.mimeType, fileName: o.media.fileName, size: o.media.size }, replyToProviderId: o.quoted?.providerId ?? undefined }
-      : { kind: "text", body: o.body, replyToProviderId: o.quoted?.providerId ?? undefined };
+  async function handOver(ctx: Ctx, ticket: TicketRow, messageId: number, o: { body: string; media?: StoredFile & { url?: string }; quoted?: MessageRow | null; sticker?: boolean }): Promise<Partial<MessageRow> | null> {
+    const replyToProviderId = o.quoted?.providerId ?? undefined;
+    const media = o.media && { path: o.media.path, url: o.media.url, mimeType: o.media.mimeType, fileName: o.media.fileName, size: o.media.size };
+    // A sticker goes as the channel's sticker (the kind the "sticker" capability promises), and waits in the outbox as one.
+    const message: OutboundMessage = media
+      ? o.sticker
+        ? { kind: "sticker", media, replyToProviderId }
+        : { kind: "media", body: o.body || undefined, media, replyToProviderId }
+      : { kind: "text", body: o.body, replyToProviderId };
     let away: unknown = null;
     try {
       if (ticket.connectionId && (await call(ctx, "outbox.waits", { connectionId: ticket.connectionId }))) away = "ERR_OUTBOX_WAITING";
@@ -173,7 +178,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
   async function sendOne(
     ctx: Ctx,
     ticket: TicketRow,
-    o: { body: string; media?: StoredFile & { url?: string }; quoted?: MessageRow | null; forwarded?: boolean },
+    o: { body: string; media?: StoredFile & { url?: string }; quoted?: MessageRow | null; forwarded?: boolean; sticker?: boolean },
   ): Promise<ReturnType<typeof view>> {
     const now = Date.now();
     const row = await model.create({
@@ -184,7 +189,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
       fromMe: true,
       userId: ctx.meta.user?.id ?? null,
       body: o.body || null,
-      mediaType: o.media ? mediaTypeOf(o.media.mimeType) : null,
+      mediaType: o.sticker ? "sticker" : o.media ? mediaTypeOf(o.media.mimeType) : null,
       media: o.media ?? null,
       status: "pending",
       quotedMsgId: o.quoted?.id ?? null,

@@ -4,7 +4,7 @@ import type { ServiceSchema } from "moleculer";
 import { tenantDbMixin, type TenantDbMethods } from "../db/tenant-db.mixin";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
-import { Ctx, isAdmin } from "../types";
+import { AuthUser, Ctx, isAdmin } from "../types";
 import { call, defineService } from "../bus/call";
 import { QuickMessage, QuickMessageRow, QuickMessageScope, defineModels } from "./model";
 
@@ -49,7 +49,11 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
     return map;
   }
 
-  function view(q: QuickMessage, queueIds: number[]) {
+  /**
+   * `editable`: whether the caller may change or delete it (spec §6): their own personal ones,
+   * and for admins the global and queue-scoped ones too; the others are theirs to use only.
+   */
+  function view(q: QuickMessage, queueIds: number[], me?: AuthUser) {
     const r = q.get({ plain: true });
     return {
       id: r.id,
@@ -60,14 +64,15 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
       global: r.scope === "global",
       queueIds: r.scope === "queue" ? queueIds : [],
       userId: r.userId,
+      editable: !!me && (r.scope === "personal" ? r.userId === me.id : isAdmin(me)),
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };
   }
 
-  async function views(rows: QuickMessage[]) {
+  async function views(rows: QuickMessage[], me: AuthUser | undefined) {
     const qs = await queuesOf(rows.filter((r) => r.get("scope") === "queue").map((r) => r.get("id") as number));
-    return rows.map((r) => view(r, qs.get(r.get("id") as number) ?? []));
+    return rows.map((r) => view(r, qs.get(r.get("id") as number) ?? [], me));
   }
 
   async function myQueues(ctx: Ctx): Promise<number[]> {
@@ -167,7 +172,7 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
           const q = ctx.params.searchParam ? normaliseKey(ctx.params.searchParam) : "";
           if (q) and.push(startsWith("key", q));
           const rows = await model.findAll({ where: { [Op.and]: and }, order: [["key", "ASC"], ["id", "ASC"]], limit: 2000 });
-          return views(rows);
+          return views(rows, me);
         },
       },
       /** "/key" expansion: the exact key wins, else the one key starting with it; several → 409 with the candidates. */
@@ -185,11 +190,11 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
           const bySpecificity = (a: QuickMessage, b: QuickMessage) =>
             SPECIFICITY[a.get("scope") as QuickMessageScope] - SPECIFICITY[b.get("scope") as QuickMessageScope];
           const exact = rows.filter((r) => r.get("key") === key).sort(bySpecificity);
-          if (exact.length) return (await views([exact[0]]))[0];
+          if (exact.length) return (await views([exact[0]], ctx.meta.user))[0];
           const keys = [...new Set(rows.map((r) => r.get("key") as string))];
           if (!keys.length) throw new AppError("ERR_QUICK_MESSAGE_NOT_FOUND", { key });
           if (keys.length > 1) throw new AppError("ERR_QUICK_MESSAGE_AMBIGUOUS", { key, candidates: keys.slice(0, 20).map((k) => `/${k}`), count: keys.length });
-          return (await views([rows.sort(bySpecificity)[0]]))[0];
+          return (await views([rows.sort(bySpecificity)[0]], ctx.meta.user))[0];
         },
       },
       get: {
@@ -199,7 +204,7 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
         params: idParam,
         async handler(ctx: Ctx<{ id: number }>) {
           const q = await findVisible(this, ctx, ctx.params.id);
-          return (await views([q]))[0];
+          return (await views([q], ctx.meta.user))[0];
         },
       },
       create: {
@@ -236,7 +241,7 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
             }
           });
           ctx.meta.$statusCode = 201;
-          return view(q, scope === "queue" ? queueIds.sort((a, b) => a - b) : []);
+          return view(q, scope === "queue" ? queueIds.sort((a, b) => a - b) : [], me);
         },
       },
       update: {
@@ -255,6 +260,8 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
           if (row.scope !== "personal" && !isAdmin(me)) throw new AppError("ERR_NO_PERMISSION");
           let scope: QuickMessageScope = ctx.params.scope ?? row.scope;
           if (ctx.params.scope === undefined && ctx.params.global !== undefined) scope = ctx.params.global ? "global" : row.scope === "global" ? "personal" : row.scope;
+          // Queues given without a scope make it queue-scoped, as on create.
+          else if (ctx.params.scope === undefined && ctx.params.queueIds?.length) scope = "queue";
           if (scope !== "personal" && !isAdmin(me)) throw new AppError("ERR_NO_PERMISSION", { field: "scope" });
           const patch: Partial<QuickMessageRow> = {};
           if (ctx.params.key !== undefined) patch.key = checkKey(ctx.params.key);
@@ -283,7 +290,7 @@ export function createQuickMessagesService(deps: CoreDeps): ServiceSchema {
               await QMQueue.bulkCreate(queueIds.map((queueId) => ({ tenantId, quickMessageId: row.id, queueId })), { transaction });
             }
           });
-          return (await views([q]))[0];
+          return (await views([q], ctx.meta.user))[0];
         },
       },
       remove: {

@@ -9,7 +9,7 @@ import type { Ctx } from "../types";
 import { verifyAccessToken } from "../auth/tokens";
 import { readSessionState } from "../auth/session-store";
 import { viewerRooms } from "@openatende/contracts/visibility";
-import { RealtimePush, adminOnlyRoom } from "./push";
+import { RealtimePush, adminOnlyRoom, rooms } from "./push";
 import type { ErrorCode } from "../errors/codes";
 
 /**
@@ -69,8 +69,17 @@ export function createRealtimeService(deps: CoreDeps): ServiceSchema {
     events: {
       "realtime.push"(ctx: Ctx<RealtimePush>) {
         if (!io) return;
-        const { rooms: targets, event, payload } = ctx.params;
-        io.to(targets).emit(event, payload);
+        const { rooms: targets, event, payload, except } = ctx.params;
+        (except?.length ? io.to(targets).except(except) : io.to(targets)).emit(event, payload);
+      },
+      /**
+       * A tenant setting changed: its users' shells read the settings again at once (menu,
+       * wallpaper, list limit…). Every gateway node hears the broadcast, so each tells its own
+       * sockets only.
+       */
+      "settings.changed"(ctx: Ctx<{ tenantId: number; key: string }>) {
+        if (!io || typeof ctx.params?.tenantId !== "number") return;
+        io.local.to(rooms.tenant(ctx.params.tenantId)).emit(`${ctx.params.tenantId}:settings`, { key: ctx.params.key });
       },
       /** An ended session loses its sockets at once. */
       "auth.sessionEnded"(ctx: Ctx<{ sessionIds: string[] }>) {

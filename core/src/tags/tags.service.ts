@@ -138,6 +138,14 @@ export function createTagsService(deps: CoreDeps): ServiceSchema {
       },
 
       // --- internal ---------------------------------------------------------------------------
+      /** The tenant's tags, by name (the core API of plugins). */
+      listInternal: {
+        visibility: "public",
+        params: { tenantId: "number" },
+        async handler(ctx: Ctx<{ tenantId: number }>): Promise<TagView[]> {
+          return (await model.findAll({ where: { tenantId: ctx.params.tenantId }, order: [["name", "ASC"], ["id", "ASC"]] })).map(view);
+        },
+      },
       /** The tenant's tags among `ids`, in no particular order (missing ids are left out). */
       byIds: {
         visibility: "public",

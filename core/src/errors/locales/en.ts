@@ -272,6 +272,10 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "Duplicate initial step",
     detail: "Each auto-reply can have only one initial step.",
   },
+  ERR_CHATBOT_NOT_OWNER: {
+    title: "Ticket not with this chatbot",
+    detail: "This ticket is no longer with this chatbot (an agent took it or another bot received it).",
+  },
 
   // --- campaigns ---
   ERR_CAMPAIGN_NOT_FOUND: {
@@ -410,6 +414,30 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "Invalid image format",
     detail: "Upload an image in a supported format, such as JPG or PNG.",
   },
+  ERR_BUSINESS_HOURS_NOT_FOUND: {
+    title: "Business hours not found",
+    detail: "These business hours do not exist or were deleted.",
+  },
+  ERR_BUSINESS_HOURS_TARGET_REQUIRED: {
+    title: "Choose who they apply to",
+    detail: "Hours by queue, user or WhatsApp need at least one target chosen.",
+  },
+  ERR_BUSINESS_HOURS_INVALID_RANGE: {
+    title: "Invalid hours",
+    detail: "A start must come before its end, and the morning must end before the afternoon starts ({{day}}).",
+  },
+  ERR_BUSINESS_HOURS_CONFLICT: {
+    title: "Hours already set",
+    detail: "Active hours already exist for this target. Edit them or deactivate them first.",
+  },
+  ERR_HOLIDAY_NOT_FOUND: {
+    title: "Holiday not found",
+    detail: "This holiday does not exist or was deleted.",
+  },
+  ERR_URL_NOT_ALLOWED: {
+    title: "Address not allowed",
+    detail: "This address points to an internal network (localhost, a private network or link-local) and cannot be used. Use a public address.",
+  },
 
   // --- licence and plan ---
   ERR_LICENSE_INVALID: {
@@ -534,6 +562,14 @@ const en: Record<ErrorCode, ErrorText> = {
     title: "Not supported by this channel",
     detail: "This channel does not support this kind of message or action.",
   },
+  ERR_GIF_SEARCH_NOT_CONFIGURED: {
+    title: "GIF search not set up",
+    detail: "GIF search needs a GIPHY API key in the platform's global settings. Ask the platform administrator to add one.",
+  },
+  ERR_GIF_SEARCH_FAILED: {
+    title: "GIF search unavailable",
+    detail: "The GIF service did not answer as expected. Please try again shortly.",
+  },
   ERR_CONNECTION_NOT_FOUND: {
     title: "Connection not found",
     detail: "The connection does not exist or was removed.",
@@ -625,6 +661,10 @@ const en: Record<ErrorCode, ErrorText> = {
   ERR_PLUGIN_INSTALLS_DISABLED: {
     title: "Installing plugins is off",
     detail: "This platform does not run plugins installed from the marketplace (PLUGIN_INSTALLS).",
+  },
+  ERR_PLUGIN_FORBIDDEN: {
+    title: "Not allowed to plugins",
+    detail: "A plugin may call only the actions of the core meant for plugins, as itself: this call was refused.",
   },
   ERR_PLUGIN_NOT_INSTALLED: {
     title: "Plugin not installed",

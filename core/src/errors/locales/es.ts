@@ -272,6 +272,10 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "Paso inicial duplicado",
     detail: "Cada respuesta automática puede tener solo un paso inicial.",
   },
+  ERR_CHATBOT_NOT_OWNER: {
+    title: "Atención fuera del chatbot",
+    detail: "Esta atención ya no está con este chatbot (un agente la tomó u otro bot la recibió).",
+  },
 
   // --- campañas ---
   ERR_CAMPAIGN_NOT_FOUND: {
@@ -410,6 +414,30 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "Formato de imagen no válido",
     detail: "Sube una imagen en un formato compatible, como JPG o PNG.",
   },
+  ERR_BUSINESS_HOURS_NOT_FOUND: {
+    title: "Horario no encontrado",
+    detail: "El horario de atención no existe o fue eliminado.",
+  },
+  ERR_BUSINESS_HOURS_TARGET_REQUIRED: {
+    title: "Elige a quién se aplica",
+    detail: "Los horarios por cola, usuario o WhatsApp necesitan al menos un destino elegido.",
+  },
+  ERR_BUSINESS_HOURS_INVALID_RANGE: {
+    title: "Horario no válido",
+    detail: "El inicio debe ser anterior al fin, y la mañana debe terminar antes de que empiece la tarde ({{day}}).",
+  },
+  ERR_BUSINESS_HOURS_CONFLICT: {
+    title: "Horario ya definido",
+    detail: "Ya existe un horario activo para este destino. Edítalo o desactívalo primero.",
+  },
+  ERR_HOLIDAY_NOT_FOUND: {
+    title: "Feriado no encontrado",
+    detail: "El feriado no existe o fue eliminado.",
+  },
+  ERR_URL_NOT_ALLOWED: {
+    title: "Dirección no permitida",
+    detail: "Esta dirección apunta a una red interna (localhost, red privada o link-local) y no se puede usar. Usa una dirección pública.",
+  },
 
   // --- licencia y plan ---
   ERR_LICENSE_INVALID: {
@@ -534,6 +562,14 @@ const es: Record<ErrorCode, ErrorText> = {
     title: "No compatible con el canal",
     detail: "Este canal no admite este tipo de mensaje o acción.",
   },
+  ERR_GIF_SEARCH_NOT_CONFIGURED: {
+    title: "Búsqueda de GIF no configurada",
+    detail: "La búsqueda de GIF necesita una clave de API de GIPHY en la configuración global de la plataforma. Pida al administrador de la plataforma que la registre.",
+  },
+  ERR_GIF_SEARCH_FAILED: {
+    title: "Búsqueda de GIF no disponible",
+    detail: "El servicio de GIF no respondió como se esperaba. Inténtelo de nuevo en unos instantes.",
+  },
   ERR_CONNECTION_NOT_FOUND: {
     title: "Conexión no encontrada",
     detail: "La conexión no existe o fue eliminada.",
@@ -625,6 +661,10 @@ const es: Record<ErrorCode, ErrorText> = {
   ERR_PLUGIN_INSTALLS_DISABLED: {
     title: "Instalación de módulos desactivada",
     detail: "Esta plataforma no ejecuta módulos instalados desde el marketplace (PLUGIN_INSTALLS).",
+  },
+  ERR_PLUGIN_FORBIDDEN: {
+    title: "No permitido a los módulos",
+    detail: "Un módulo solo puede llamar, en su propio nombre, a las acciones del núcleo destinadas a los módulos: se rechazó esta llamada.",
   },
   ERR_PLUGIN_NOT_INSTALLED: {
     title: "Módulo no instalado",

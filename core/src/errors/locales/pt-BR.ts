@@ -272,6 +272,10 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "Etapa inicial duplicada",
     detail: "Cada resposta automática pode ter apenas uma etapa inicial.",
   },
+  ERR_CHATBOT_NOT_OWNER: {
+    title: "Atendimento fora do chatbot",
+    detail: "Este atendimento não está mais com este chatbot (um atendente o assumiu ou outro bot o recebeu).",
+  },
 
   // --- campanhas ---
   ERR_CAMPAIGN_NOT_FOUND: {
@@ -410,6 +414,30 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "Formato de imagem inválido",
     detail: "Envie uma imagem em um formato aceito, como JPG ou PNG.",
   },
+  ERR_BUSINESS_HOURS_NOT_FOUND: {
+    title: "Horário não encontrado",
+    detail: "O horário de atendimento não existe ou foi excluído.",
+  },
+  ERR_BUSINESS_HOURS_TARGET_REQUIRED: {
+    title: "Escolha a quem se aplica",
+    detail: "Horários por fila, usuário ou WhatsApp precisam de pelo menos um alvo escolhido.",
+  },
+  ERR_BUSINESS_HOURS_INVALID_RANGE: {
+    title: "Horário inválido",
+    detail: "O início deve ser antes do fim, e a manhã deve terminar antes de a tarde começar ({{day}}).",
+  },
+  ERR_BUSINESS_HOURS_CONFLICT: {
+    title: "Horário já definido",
+    detail: "Já existe um horário ativo para este alvo. Edite o existente ou desative-o antes.",
+  },
+  ERR_HOLIDAY_NOT_FOUND: {
+    title: "Feriado não encontrado",
+    detail: "O feriado não existe ou foi excluído.",
+  },
+  ERR_URL_NOT_ALLOWED: {
+    title: "Endereço não permitido",
+    detail: "Este endereço aponta para uma rede interna (localhost, rede privada ou link-local) e não pode ser usado. Use um endereço público.",
+  },
 
   // --- licença e plano ---
   ERR_LICENSE_INVALID: {
@@ -534,6 +562,14 @@ const ptBR: Record<ErrorCode, ErrorText> = {
     title: "Recurso não suportado pelo canal",
     detail: "Este canal não permite esse tipo de mensagem ou ação.",
   },
+  ERR_GIF_SEARCH_NOT_CONFIGURED: {
+    title: "Busca de GIFs não configurada",
+    detail: "A busca de GIFs precisa de uma chave de API do GIPHY nas configurações globais da plataforma. Peça ao administrador da plataforma para cadastrá-la.",
+  },
+  ERR_GIF_SEARCH_FAILED: {
+    title: "Busca de GIFs indisponível",
+    detail: "O serviço de GIFs não respondeu como esperado. Tente novamente em instantes.",
+  },
   ERR_CONNECTION_NOT_FOUND: {
     title: "Conexão não encontrada",
     detail: "A conexão não existe ou foi removida.",
@@ -625,6 +661,10 @@ const ptBR: Record<ErrorCode, ErrorText> = {
   ERR_PLUGIN_INSTALLS_DISABLED: {
     title: "Instalação de módulos desligada",
     detail: "Esta plataforma não executa módulos instalados pelo marketplace (PLUGIN_INSTALLS).",
+  },
+  ERR_PLUGIN_FORBIDDEN: {
+    title: "Não permitido a módulos",
+    detail: "Um módulo só pode chamar, em seu próprio nome, as ações do núcleo destinadas a módulos: esta chamada foi recusada.",
   },
   ERR_PLUGIN_NOT_INSTALLED: {
     title: "Módulo não instalado",

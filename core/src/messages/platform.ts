@@ -1,0 +1,104 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { ServiceSchema } from "moleculer";
+import { AppError } from "../errors/app-error";
+import { checkContentType, CONTENT_HEAD_BYTES, resolveStored, type StoredFile } from "../files/store";
+import type { Ctx } from "../types";
+import { call } from "../bus/call";
+import { view, type defineMessage } from "./model";
+import type { outgoingMessages } from "./outgoing";
+import type { MessagesActions } from "./contract";
+
+type Actions = NonNullable<ServiceSchema["actions"]>;
+/** How long after its close a ticket still takes the automation's closing texts (by the machine's clock, which wrote closedAt). */
+const JUST_CLOSED_MS = 10 * 60_000;
+const id = { type: "number", integer: true, positive: true };
+
+/**
+ * What the core API of plugins (core/src/platform) asks of messages: a page of a ticket's
+ * messages, and a send through the ticket's connection by the way an agent's message goes
+ * (outgoing.ts sendOne: stored pending, handed to the channel or to the outbox, acks after),
+ * without an agent: no user on the message, no signature. The platform service has checked
+ * that the calling plugin acts for the tenant; a ticket of another tenant is not found. A
+ * media message names a file of the tenant's (platform.files.upload): anything else — another
+ * tenant's file, a path out of its folder, one that does not exist — is ERR_VALIDATION {field: "media"}.
+ */
+export function platformMessageActions(model: ReturnType<typeof defineMessage>, outgoing: ReturnType<typeof outgoingMessages>, dataDir: string): Actions {
+  async function ticketOf(ctx: Ctx, tenantId: number, ticketId: number) {
+    const ticket = await call(ctx, "tickets.getInternal", { tenantId, id: ticketId });
+    if (!ticket) throw new AppError("ERR_TICKET_NOT_FOUND", { id: ticketId });
+    return ticket;
+  }
+
+  /** The tenant's stored file a media message names, with its size; its declared type checked against its first bytes. */
+  async function storedOf(tenantId: number, media: { path: string; mimeType: string; fileName: string }): Promise<StoredFile> {
+    const refused = (reason: string) => new AppError("ERR_VALIDATION", { field: "media", reason });
+    let full: string;
+    try {
+      full = resolveStored(dataDir, tenantId, media.path);
+    } catch {
+      throw refused("not the tenant's file");
+    }
+    const fh = await fs.promises.open(full, "r").catch(() => null);
+    if (!fh) throw refused("no such file");
+    try {
+      const stat = await fh.stat();
+      if (!stat.isFile() || !stat.size) throw refused("no such file");
+      const head = Buffer.alloc(Math.min(CONTENT_HEAD_BYTES, stat.size));
+      await fh.read(head, 0, head.length, 0);
+      const mimeType = checkContentType(head, media.mimeType, "media.mimeType");
+      return { path: path.relative(dataDir, full), fileName: media.fileName, mimeType, size: stat.size };
+    } finally {
+      await fh.close();
+    }
+  }
+
+  return {
+    /** messages.query: newest first (by the channel's time, then id). */
+    query: {
+      visibility: "public",
+      params: { tenantId: id, ticketId: id, offset: { type: "number", integer: true, min: 0, max: 1_000_000 }, limit: { type: "number", integer: true, min: 1, max: 100 } },
+      async handler(ctx: Ctx<MessagesActions["messages.query"]["params"]>): Promise<MessagesActions["messages.query"]["result"]> {
+        const { tenantId, ticketId, offset, limit } = ctx.params;
+        await ticketOf(ctx, tenantId, ticketId);
+        const where = { tenantId, ticketId };
+        const [count, rows] = await Promise.all([model.count({ where }), model.findAll({ where, order: [["providerTs", "DESC"], ["id", "DESC"]], offset, limit })]);
+        return { rows: rows.map(view), count, hasMore: offset + rows.length < count };
+      },
+    },
+
+    /** messages.platformSend: a text or a file through the ticket's connection, as the plugin. */
+    platformSend: {
+      visibility: "public",
+      // `afterClose` is internal (the platform service's route never passes it): the
+      // automation's farewell and closing texts go to the ticket it or an agent has just
+      // closed. Sending them after the close, rather than before it in the close path, keeps
+      // the close itself free of channel calls and lets the claim (core/src/automation)
+      // decide once whether they go.
+      params: {
+        tenantId: id,
+        ticketId: id,
+        body: { type: "string", max: 65536 },
+        afterClose: { type: "boolean", optional: true },
+        media: { type: "object", optional: true, props: { path: { type: "string", min: 1, max: 500 }, mimeType: { type: "string", min: 3, max: 120 }, fileName: { type: "string", min: 1, max: 255 } } },
+      },
+      async handler(ctx: Ctx<MessagesActions["messages.platformSend"]["params"]>): Promise<MessagesActions["messages.platformSend"]["result"]> {
+        const ticket = await ticketOf(ctx, ctx.params.tenantId, ctx.params.ticketId);
+        const body = ctx.params.body.trim();
+        if (!body && !ctx.params.media) throw new AppError("ERR_REQUIRED_BODY", { field: "body" });
+        const justClosed = ctx.params.afterClose && ticket.closedAt && Date.now() - new Date(ticket.closedAt).getTime() < JUST_CLOSED_MS;
+        if (ticket.status === "closed" && !justClosed) throw new AppError("ERR_TICKET_NOT_FOUND", { id: ticket.id, reason: "closed" });
+        // As for an agent: a connection whose plugin the tenant may not use now takes nothing.
+        if (ticket.connectionId) {
+          await outgoing.channelService(ctx, ticket.connectionId).catch((err: { type?: string }) => {
+            if (err.type === "ERR_CONNECTION_INACTIVE") throw err;
+          });
+        }
+        // No agent in this context: sendOne records the message with no user.
+        const agentless = ctx.meta.user ? Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx, { meta: { ...ctx.meta, user: undefined } }) : ctx;
+        const media = ctx.params.media ? await storedOf(ticket.tenantId, ctx.params.media) : undefined;
+        return outgoing.sendOne(agentless, ticket, { body, ...(media ? { media } : {}) });
+      },
+    },
+  };
+}
