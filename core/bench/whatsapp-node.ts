@@ -15,6 +15,7 @@ import { ensurePluginDatabase, loadPluginMigrations, openPluginDataAt, runPlugin
 import { pluginContextOf, transporterOf } from "../src/plugins/external";
 import { pluginDatabaseOf } from "../src/plugins/data";
 import { AccessMiddleware } from "../src/middlewares/access.middleware";
+import { createCallerGuard } from "../src/middlewares/caller-guard.middleware";
 import { createWhatsAppPlugin } from "../../plugins/channel-whatsapp/src/service";
 import { loadBaileys } from "../../plugins/channel-whatsapp/src/session/baileys";
 import { FakeSocketFactory, type FakeSocket } from "../../plugins/channel-whatsapp/test/session/support/fake-socket";
@@ -46,7 +47,9 @@ async function main() {
     transporter: transporterOf(config),
     logger: { type: "Console", options: { level: config.logLevel } },
     requestTimeout: 0,
-    middlewares: [AccessMiddleware],
+    // The bench's own node, given the core's JWT_SECRET: it speaks as a core node (its wa-bench
+    // service is the bench's, not a plugin's), see core/src/plugins/THREAT-MODEL.md.
+    middlewares: [AccessMiddleware, createCallerGuard(config.jwtSecret)],
   });
   const plugin = createWhatsAppPlugin({ socketFactory: () => factory, sendIntervalMs: 0 });
   broker.createService(withPluginContext(plugin.schema, { ...pluginContextOf(config, { external: true, installationPrefix: config.installationPrefix || `${config.namespace}:bench:` }), database }));

@@ -10,6 +10,7 @@ import {
   call,
   checkOutbound,
   readMedia,
+  type OutboundPolicy,
   type PluginContext,
   reportStatus,
   resolveToken,
@@ -37,6 +38,7 @@ const lazy = {
   outbound: () => require("./outbound") as typeof import("./outbound"),
   probe: () => require("./probe") as typeof import("./probe"),
   nodemailer: () => require("nodemailer") as typeof import("nodemailer"),
+  serverAddress: () => require("./server-address") as typeof import("./server-address"),
   ioredis: () => require("ioredis") as typeof import("ioredis").default,
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -61,7 +63,6 @@ interface Connection {
   ref: ConnectionRef;
   settings: EmailSettings;
   watcher: MailboxWatcher;
-  transport: Transporter;
 }
 
 export type UserCtx<P = unknown> = Context<P, { user?: { tenantId?: number } }>;
@@ -118,7 +119,17 @@ export class EmailChannel {
     if (!c) return;
     this.conns.delete(key);
     await c.watcher.stop();
-    c.transport.close();
+  }
+
+  /** The platform's outbound policy: the tenant's IMAP and SMTP servers reach only what it allows. */
+  private policy(): OutboundPolicy {
+    return { allow: this.opts.context.outboundAllow ?? [] };
+  }
+
+  /** A transport for one send, to the SMTP server's address checked now (nodemailer opens a connection per send anyway). */
+  private async smtpTransport(s: EmailSettings): Promise<Transporter> {
+    const target = await lazy.serverAddress().serverTarget(s.smtpHost, this.policy());
+    return lazy.nodemailer().createTransport(smtpOptions(s, target));
   }
 
   /** Status changes found by the IMAP session (connected, reconnecting, login refused) go to the core. */
@@ -153,8 +164,9 @@ export class EmailChannel {
       idle: this.opts.idle,
       initialDays: this.opts.initialDays,
       backoffMs: this.opts.backoffMs,
+      policy: this.policy(),
     });
-    this.conns.set(key, { ref, settings, watcher, transport: lazy.nodemailer().createTransport(smtpOptions(settings)) });
+    this.conns.set(key, { ref, settings, watcher });
     return watcher.start();
   }
 
@@ -175,7 +187,7 @@ export class EmailChannel {
     const c = this.conns.get(keyOf(p));
     if (!c) throw new Errors.MoleculerClientError("The e-mail connection is not connected", 409, "ERR_EMAIL_NOT_CONNECTED");
     const ref = { tenantId: p.tenantId, connectionId: p.connectionId };
-    return lazy.outbound().sendEmail({ transport: c.transport, settings: c.settings, store: this.store(), readMedia: (m) => readMedia(this.broker, ref, m, this.opts.context, this.callOpts) }, p);
+    return lazy.outbound().sendEmail({ transport: () => this.smtpTransport(c.settings), settings: c.settings, store: this.store(), readMedia: (m) => readMedia(this.broker, ref, m, this.opts.context, this.callOpts) }, p);
   }
 
   /** The contract's test: both servers, each answer beside the summary. */
@@ -183,20 +195,20 @@ export class EmailChannel {
     const parsed = parseSettings(p.settings);
     if (!parsed.ok) return { ok: false, detail: invalid(parsed.errors) };
     const { probeImap, probeSmtp } = lazy.probe();
-    const [imap, smtp] = await Promise.all([probeImap(parsed.value), probeSmtp(parsed.value)]);
+    const [imap, smtp] = await Promise.all([probeImap(parsed.value, this.policy()), probeSmtp(parsed.value, this.policy())]);
     return { ok: imap.ok && smtp.ok, detail: `IMAP: ${summary(imap)}; SMTP: ${summary(smtp)}`, imap, smtp };
   }
 
   async testImap(ctx: UserCtx<{ settings: Record<string, unknown>; token?: string }>): Promise<ProbeResult> {
     const parsed = parseImap(await this.withStoredSecrets(ctx, IMAP_FIELDS));
     if (!parsed.ok) throw new Errors.ValidationError("Parameters validation error!", "VALIDATION_ERROR", parsed.errors);
-    return lazy.probe().probeImap(parsed.value);
+    return lazy.probe().probeImap(parsed.value, this.policy());
   }
 
   async testSmtp(ctx: UserCtx<{ settings: Record<string, unknown>; token?: string }>): Promise<ProbeResult> {
     const parsed = parseSmtp(await this.withStoredSecrets(ctx, SMTP_FIELDS));
     if (!parsed.ok) throw new Errors.ValidationError("Parameters validation error!", "VALIDATION_ERROR", parsed.errors);
-    return lazy.probe().probeSmtp(parsed.value);
+    return lazy.probe().probeSmtp(parsed.value, this.policy());
   }
 
   /**

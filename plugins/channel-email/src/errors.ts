@@ -2,7 +2,7 @@
  * IMAP and SMTP failures as a short code the UI translates, plus the server's own words.
  * Codes: ERR_EMAIL_AUTH_FAILED, ERR_EMAIL_CONNECTION_REFUSED, ERR_EMAIL_HOST_NOT_FOUND,
  * ERR_EMAIL_TIMEOUT, ERR_EMAIL_TLS, ERR_EMAIL_NO_INBOX, ERR_EMAIL_CONNECTION_CLOSED,
- * ERR_EMAIL_FAILED.
+ * ERR_EMAIL_FAILED; and the platform's ERR_URL_NOT_ALLOWED (server-address.ts).
  */
 export interface MailError {
   code: string;
@@ -25,6 +25,8 @@ type AnyErr = {
 const TLS_CODES = /^(EPROTO|ERR_SSL_|ERR_TLS_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|CERT_|UNABLE_TO_|ERR_OSSL_|HOSTNAME_MISMATCH|ETLS)/;
 
 function common(e: AnyErr, text: string): MailError | null {
+  // An address the platform does not allow stays refused: not worth trying again.
+  if (e.code === "ERR_URL_NOT_ALLOWED") return { code: "ERR_URL_NOT_ALLOWED", detail: text, retry: false };
   const all = `${e.code ?? ""} ${e.errno ?? ""} ${e.message ?? ""}`;
   if (/ECONNREFUSED/.test(all)) return { code: "ERR_EMAIL_CONNECTION_REFUSED", detail: text, retry: true };
   if (/ENOTFOUND|EAI_AGAIN|EDNS/.test(all)) return { code: "ERR_EMAIL_HOST_NOT_FOUND", detail: text, retry: true };

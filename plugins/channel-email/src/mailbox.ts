@@ -14,8 +14,9 @@
  *   here, and the core's idempotency by Message-ID catches the rest.
  */
 import type { FetchMessageObject, ImapFlow, MailboxObject } from "imapflow";
-import type { ConnectionRef, ConnectionStatus, StatusResult } from "@openatende/plugin-sdk";
+import type { ConnectionRef, ConnectionStatus, OutboundPolicy, StatusResult } from "@openatende/plugin-sdk";
 import { accountKey, imapOptions, ImapSettings } from "./settings";
+import { serverTarget } from "./server-address";
 import type { EmailStore, SyncCursor } from "./store";
 import { describeImapError } from "./errors";
 import { normaliseMessageId, providerIdOf } from "./parse";
@@ -48,6 +49,8 @@ export interface WatcherOptions {
   maxMessageBytes?: number;
   /** Reconnection backoff: first delay and ceiling (default 1 s … 60 s). */
   backoffMs?: { min: number; max: number };
+  /** The platform's outbound policy: the IMAP server is checked at every connection. */
+  policy: OutboundPolicy;
 }
 
 const DAY = 24 * 3600_000;
@@ -115,8 +118,10 @@ export class MailboxWatcher {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { ImapFlow } = require("imapflow") as typeof import("imapflow");
     const useIdle = this.o.idle !== false;
+    const target = await serverTarget(this.o.settings.imapHost, this.o.policy);
     const client = new ImapFlow(
       imapOptions(this.o.settings, {
+        ...target,
         disableAutoIdle: !useIdle,
         autoIdleDelay: 1000,
         maxIdleTime: 4 * 60_000,

@@ -16,7 +16,8 @@ import { domainOf, SmtpSettings } from "./settings";
 import type { EmailStore } from "./store";
 
 export interface OutboundDeps {
-  transport: Transporter;
+  /** A transport for this send (to the SMTP server's address checked now: the platform's outbound policy). */
+  transport(): Promise<Transporter>;
   settings: SmtpSettings;
   store: EmailStore;
   /** The bytes of a MediaRef (inline, or the core's stored file; null when it has only a URL). */
@@ -72,8 +73,10 @@ export async function sendEmail(d: OutboundDeps, p: SendParams): Promise<SendRes
   const messageId = `<${randomUUID()}@${domainOf(d.settings.fromAddress)}>`;
   const attachments = m.kind === "media" ? [await attachmentOf(d, m.media)] : [];
 
+  let transport: Transporter | undefined;
   try {
-    await d.transport.sendMail({
+    transport = await d.transport();
+    await transport.sendMail({
       from: { name: d.settings.fromName, address: d.settings.fromAddress },
       to,
       subject,
@@ -86,6 +89,8 @@ export async function sendEmail(d: OutboundDeps, p: SendParams): Promise<SendRes
   } catch (err) {
     const e = describeSmtpError(err);
     throw new EmailSendError(`${e.code}: ${e.detail}`, { code: e.code });
+  } finally {
+    transport?.close();
   }
   await d.store.noteOutbound(ref, to, { messageId, subject: thread?.subject || subject });
   return { providerMessageId: messageId, timestamp: Date.now() };

@@ -3,7 +3,9 @@
  * an answer the UI can show as is (code to translate + the server's words).
  */
 import type { ImapFlow } from "imapflow";
+import type { OutboundPolicy } from "@openatende/plugin-sdk";
 import { describeImapError, describeSmtpError } from "./errors";
+import { serverTarget, type ServerTarget } from "./server-address";
 import { imapOptions, ImapSettings, smtpOptions, SmtpSettings } from "./settings";
 
 export interface ProbeResult {
@@ -13,11 +15,23 @@ export interface ProbeResult {
   detail: string;
 }
 
+/** Where to connect, or the refusal as a probe's answer (the platform's outbound policy). */
+async function targetOf(host: string, policy: OutboundPolicy): Promise<ServerTarget | ProbeResult> {
+  try {
+    return await serverTarget(host, policy);
+  } catch (err) {
+    const e = describeImapError(err);
+    return { ok: false, code: e.code, detail: e.detail };
+  }
+}
+
 /** Logs in and selects INBOX (read-only); says how many messages it holds and whether the server IDLEs. */
-export async function probeImap(s: ImapSettings): Promise<ProbeResult> {
+export async function probeImap(s: ImapSettings, policy: OutboundPolicy): Promise<ProbeResult> {
+  const target = await targetOf(s.imapHost, policy);
+  if ("ok" in target) return target;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { ImapFlow } = require("imapflow") as typeof import("imapflow");
-  const client: ImapFlow = new ImapFlow(imapOptions(s, { disableAutoIdle: true, connectionTimeout: 10_000 }));
+  const client: ImapFlow = new ImapFlow(imapOptions(s, { disableAutoIdle: true, connectionTimeout: 10_000, ...target }));
   client.on("error", () => undefined);
   try {
     try {
@@ -40,10 +54,12 @@ export async function probeImap(s: ImapSettings): Promise<ProbeResult> {
 }
 
 /** Connects, upgrades to TLS when asked or offered, and logs in (nodemailer's verify()). */
-export async function probeSmtp(s: SmtpSettings): Promise<ProbeResult> {
+export async function probeSmtp(s: SmtpSettings, policy: OutboundPolicy): Promise<ProbeResult> {
+  const target = await targetOf(s.smtpHost, policy);
+  if ("ok" in target) return target;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const nodemailer = require("nodemailer") as typeof import("nodemailer");
-  const transport = nodemailer.createTransport({ ...smtpOptions(s), connectionTimeout: 10_000 });
+  const transport = nodemailer.createTransport({ ...smtpOptions(s, target), connectionTimeout: 10_000 });
   try {
     await transport.verify();
     return { ok: true, code: "OK", detail: `${s.smtpHost}:${s.smtpPort} accepted the login of ${s.smtpUser}` };

@@ -77,9 +77,11 @@ export function imapOptions(s: ImapSettings, extra: Partial<ImapFlowOptions> = {
   };
 }
 
-export function smtpOptions(s: SmtpSettings): SMTPTransport.Options {
+/** nodemailer's options; `target` is where to connect (server-address.ts: the checked address, with the name for TLS). */
+export function smtpOptions(s: SmtpSettings, target: { host: string; servername?: string } = { host: s.smtpHost }): SMTPTransport.Options {
   return {
-    host: s.smtpHost,
+    host: target.host,
+    ...(target.servername ? ({ servername: target.servername } as object) : {}),
     port: s.smtpPort,
     // TLS on: implicit TLS (465). Off: STARTTLS when the server offers it (587/25).
     secure: s.smtpTls,

@@ -25,7 +25,8 @@ const namespace = `oa-email-${uid()}`;
 
 beforeAll(async () => {
   [dv, smtp] = await Promise.all([startDovecot([support]), startSmtpSink()]);
-  t = await startCore({ env: { NAMESPACE: namespace } });
+  // The test Dovecot and SMTP sink are on loopback: the platform allow-lists it (outbound URL policy).
+  t = await startCore({ env: { NAMESPACE: namespace, OUTBOUND_URL_ALLOWLIST: "127.0.0.1" } });
   f = await createTenant(t, { tier: "PLUS" });
   expect((await t.api.put(`/tenants/${f.tenantId}/terms-acceptance`, { accepted: true }, f.admin)).status).toBe(200);
   expect((await t.api.put(`/users/${f.admin.userId}/lgpd-consent`, { accepted: true }, f.admin)).status).toBe(200);

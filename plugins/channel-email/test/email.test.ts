@@ -58,7 +58,8 @@ const handedOver = (providerId: string) => waitFor(`${providerId} at channels.in
 
 beforeAll(async () => {
   [dv, smtp] = await Promise.all([startDovecot([support]), startSmtpSink()]);
-  t = await startCore({ env: { NAMESPACE: namespace } });
+  // The test Dovecot and SMTP sink are on loopback: the platform allow-lists it (outbound URL policy).
+  t = await startCore({ env: { NAMESPACE: namespace, OUTBOUND_URL_ALLOWLIST: "127.0.0.1" } });
   const call = t.core.broker.call.bind(t.core.broker);
   // A pass-through spy: the promise Moleculer answers is handed back as is (it carries the
   // call's context, whose meta the gateway reads).
@@ -307,6 +308,17 @@ describe("test IMAP / test SMTP of the settings screen", () => {
     const r = await t.api.post("/connections", { name: `incompleta ${uid()}`, type: "channel-email", settings: partial }, a.admin);
     expect(r.status).toBe(400);
     expect(r.body.data.field).toBe("settings.smtpHost");
+  });
+
+  it("the core refuses internal mail servers the platform does not allow (outbound URL policy), on create and test", async () => {
+    for (const [field, host] of [["imapHost", "10.1.2.3"], ["smtpHost", "169.254.169.254"], ["imapHost", "localhost"], ["smtpHost", "::1"]] as const) {
+      const r = await t.api.post("/connections", { name: `interna ${uid()}`, type: "channel-email", settings: { ...settings(), [field]: host } }, a.admin);
+      expect({ status: r.status, error: r.body.error, field: r.body.data?.field }).toEqual({ status: 400, error: "ERR_URL_NOT_ALLOWED", field: `settings.${field}` });
+    }
+    const tested = await t.api.post("/connections/test", { type: "channel-email", settings: { ...settings(), smtpHost: "192.168.0.1" } }, a.admin);
+    expect({ status: tested.status, error: tested.body.error }).toEqual({ status: 400, error: "ERR_URL_NOT_ALLOWED" });
+    // The form's own IMAP test is the plugin's: it refuses too.
+    expect((await t.api.post("/channel-email/test-imap", { settings: { ...settings(), imapHost: "10.1.2.3" } }, a.admin)).body).toMatchObject({ ok: false, code: "ERR_URL_NOT_ALLOWED" });
   });
 
   // Last: after a second failed login Dovecot delays every login from this address for seconds.

@@ -5,6 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { Telegram, TelegramError } from "telegraf";
+import type { OutboundAgents } from "@openatende/plugin-sdk";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 /** Telegram sends the secret given to setWebhook in this header on every webhook call. */
@@ -33,9 +34,17 @@ export function readSettings(raw: Record<string, unknown> | undefined | null): {
   return { ok: true, settings: { token, mode, apiRoot } };
 }
 
-/** A Bot API client for the settings; never answers through a webhook response. */
-export function clientFor(settings: Pick<TelegramSettings, "token" | "apiRoot">): Telegram {
-  return new Telegram(settings.token, { apiRoot: settings.apiRoot, webhookReply: false });
+/**
+ * A Bot API client for the settings; never answers through a webhook response. The apiRoot
+ * is the tenant's: with `agents` (the SDK's outboundAgents, the platform's URL policy) every
+ * socket it opens goes to an address the policy accepts.
+ */
+export function clientFor(settings: Pick<TelegramSettings, "token" | "apiRoot">, agents?: OutboundAgents): Telegram {
+  const telegram = new Telegram(settings.token, { apiRoot: settings.apiRoot, webhookReply: false });
+  // Set after construction: telegraf drops `agent` for an http:// apiRoot. node-fetch takes a
+  // function of the URL, which also gives a redirect to the other protocol its agent.
+  if (agents) (telegram.options as { agent?: unknown }).agent = (u: { protocol?: string | null }) => agents.for(u);
+  return telegram;
 }
 
 /**

@@ -12,8 +12,11 @@ import type { Telegram } from "telegraf";
 import type { Update } from "telegraf/types";
 import {
   inbound,
+  outboundAgents,
   readMedia,
   reportStatus,
+  type OutboundAgents,
+  type OutboundPolicy,
   type PluginContext,
   type Caller,
   type ConnectParams,
@@ -88,7 +91,14 @@ export class TelegramChannel {
   private readonly offsets = new Map<number, number>();
   private readonly recent = new Map<number, RecentIds>();
 
-  constructor(private readonly opts: ChannelOptions) {}
+  /** The platform's outbound URL policy: a tenant's apiRoot reaches only what it allows. */
+  private readonly policy: OutboundPolicy;
+  private readonly agents: OutboundAgents;
+
+  constructor(private readonly opts: ChannelOptions) {
+    this.policy = { allow: opts.context?.outboundAllow ?? [] };
+    this.agents = outboundAgents(this.policy);
+  }
 
   // --- the contract's actions -----------------------------------------------------------------
 
@@ -110,7 +120,7 @@ export class TelegramChannel {
         connectionToken: p.token,
         publicUrl: p.publicUrl,
         dataDir: p.dataDir,
-        telegram: clientFor(read.settings),
+        telegram: clientFor(read.settings, this.agents),
         queue: new SendQueue(),
         status: "connecting",
         closed: false,
@@ -161,7 +171,7 @@ export class TelegramChannel {
     const read = readSettings(settings);
     if (!read.ok) return { ok: false, detail: read.detail };
     try {
-      const me = await clientFor(read.settings).getMe();
+      const me = await clientFor(read.settings, this.agents).getMe();
       return { ok: true, detail: me.username ? `@${me.username}` : `bot ${me.id}` };
     } catch (err) {
       const f = classify(err);
@@ -175,6 +185,8 @@ export class TelegramChannel {
     this.conns.clear();
     await Promise.all(all.map((c) => this.teardown(c, false)));
     await this.opts.sentLog.close();
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 
   // --- updates ----------------------------------------------------------------------------------
@@ -182,7 +194,7 @@ export class TelegramChannel {
   /** The bot client for a webhook call: the connected one when its settings still match. */
   clientForWebhook(connectionId: number, settings: TelegramSettings): Telegram {
     const conn = this.conns.get(connectionId);
-    return conn && conn.settings.token === settings.token && conn.settings.apiRoot === settings.apiRoot ? conn.telegram : clientFor(settings);
+    return conn && conn.settings.token === settings.token && conn.settings.apiRoot === settings.apiRoot ? conn.telegram : clientFor(settings, this.agents);
   }
 
   /**
@@ -201,7 +213,7 @@ export class TelegramChannel {
     let body = n.draft.body;
     let media: MediaRef | undefined;
     if (n.file) {
-      const got = await downloadFile(telegram, n.file);
+      const got = await downloadFile(telegram, n.file, this.policy);
       if (got.ok) media = { data: got.data.toString("base64"), mimeType: n.file.mimeType, fileName: n.file.fileName, size: got.data.length };
       else {
         this.opts.logger.warn(`connection ${ref.connectionId}: file of update ${update.update_id} not downloaded: ${got.reason} ${redact(got.detail)}`);

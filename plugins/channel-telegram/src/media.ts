@@ -8,7 +8,7 @@
  */
 import * as fs from "node:fs";
 import type { Telegram } from "telegraf";
-import type { MediaRef } from "@openatende/plugin-sdk";
+import { OutboundUrlError, safeFetch, type MediaRef, type OutboundPolicy } from "@openatende/plugin-sdk";
 import { classify } from "./bot-api";
 import type { FileToFetch } from "./normalise";
 
@@ -20,9 +20,10 @@ export type Download = { ok: true; data: Buffer } | { ok: false; reason: "too-la
 
 /**
  * Downloads a file a customer sent. Answers why not when it cannot be had (too large,
- * Telegram refuses it); throws when it is worth trying again later (network, 5xx).
+ * Telegram refuses it); throws when it is worth trying again later (network, 5xx). The file's
+ * URL is under the tenant's apiRoot: it is fetched under the platform's URL policy.
  */
-export async function downloadFile(telegram: Telegram, file: FileToFetch, maxBytes = MAX_FILE_BYTES): Promise<Download> {
+export async function downloadFile(telegram: Telegram, file: FileToFetch, policy: OutboundPolicy = {}, maxBytes = MAX_FILE_BYTES): Promise<Download> {
   if (file.size !== undefined && file.size > maxBytes) return { ok: false, reason: "too-large", detail: `${file.size} bytes` };
   let url: URL;
   try {
@@ -41,7 +42,14 @@ export async function downloadFile(telegram: Telegram, file: FileToFetch, maxByt
     if (stat.size > maxBytes) return { ok: false, reason: "too-large", detail: `${stat.size} bytes` };
     return { ok: true, data: await fs.promises.readFile(url) };
   }
-  const res = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+  let res: Response;
+  try {
+    res = await safeFetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) }, policy);
+  } catch (err) {
+    // An address the platform does not allow will not become allowed by trying again.
+    if (err instanceof OutboundUrlError) return { ok: false, reason: "refused", detail: err.message };
+    throw err;
+  }
   if (!res.ok) {
     if (res.status >= 500) throw new Error(`file download failed: HTTP ${res.status}`);
     return { ok: false, reason: "refused", detail: `HTTP ${res.status}` };

@@ -1,7 +1,8 @@
 /**
  * The contract's outbound messages as Bot API calls, each through the connection's send
  * queue (Telegram's limits). Long texts are split at Telegram's 4096 characters; a caption
- * longer than 1024 goes as a text after the file. The answer names the first message sent.
+ * longer than 1024 goes as a text after the file; a sticker (a WebP) goes with sendSticker.
+ * The answer names the first message sent.
  */
 import type { Telegram } from "telegraf";
 import type { Message } from "telegraf/types";
@@ -79,6 +80,12 @@ export async function sendOutbound(to: OutboundTarget, chatId: string, message: 
       const method = sendMethodFor(message.media.mimeType);
       const m = (await q(() => (tg[method] as (c: string, f: unknown, e: unknown) => Promise<Message>).call(tg, chatId, file, extra))) as Message;
       if (body && !caption) for (const piece of splitText(body)) await q(() => tg.sendMessage(chatId, piece));
+      return sent(m);
+    }
+    case "sticker": {
+      // sendSticker takes a static sticker as a .WEBP upload (or a URL Telegram fetches); no caption.
+      const file = await fileArgOf(message.media, to.readMedia);
+      const m = await q(() => tg.sendSticker(chatId, file as never, replyTo(chatId, message.replyToProviderId) as never));
       return sent(m);
     }
     case "edit": {

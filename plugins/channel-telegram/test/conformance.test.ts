@@ -17,6 +17,8 @@ runChannelConformance({
   async teardown() {
     await api.close();
   },
+  // The fake Bot API listens on loopback: the platform's allow-list lets the plugin reach it.
+  context: { outboundAllow: ["127.0.0.1"] },
   settings: () => ({ token: bot.token, mode: "polling", apiRoot: api.url }),
   to: { externalId: String(CHAT.id) },
   driver: {

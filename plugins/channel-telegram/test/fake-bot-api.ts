@@ -10,11 +10,9 @@
 import * as http from "node:http";
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { parseMultipart, parseValue, readBody, type UploadedPart } from "./fake-bot-body";
 
-export interface UploadedPart {
-  filename: string;
-  data: Buffer;
-}
+export type { UploadedPart };
 
 export interface FakeCall {
   token: string;
@@ -70,6 +68,7 @@ const FILE_FIELDS: Record<string, string> = {
   sendVideo: "video",
   sendVoice: "voice",
   sendAnimation: "animation",
+  sendSticker: "sticker",
 };
 
 function send(res: http.ServerResponse, status: number, body: unknown) {
@@ -79,54 +78,6 @@ function send(res: http.ServerResponse, status: number, body: unknown) {
 }
 
 const fail = (e: BotError) => ({ ok: false, ...e });
-
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
-
-/** multipart/form-data → fields (JSON-looking values parsed) and file parts. */
-export function parseMultipart(body: Buffer, boundary: string): { fields: Record<string, unknown>; files: Record<string, UploadedPart> } {
-  const fields: Record<string, unknown> = {};
-  const files: Record<string, UploadedPart> = {};
-  const delimiter = Buffer.from(`--${boundary}`);
-  let pos = body.indexOf(delimiter);
-  while (pos !== -1) {
-    const start = pos + delimiter.length;
-    if (body.slice(start, start + 2).toString() === "--") break;
-    const next = body.indexOf(delimiter, start);
-    if (next === -1) break;
-    // Part = CRLF headers CRLF CRLF content CRLF
-    const part = body.slice(start + 2, next - 2);
-    const sep = part.indexOf("\r\n\r\n");
-    const head = part.slice(0, sep).toString("utf8");
-    const content = part.slice(sep + 4);
-    const disposition = /content-disposition:\s*form-data;([^\r\n]*)/i.exec(head)?.[1] ?? "";
-    const name = /name="([^"]*)"/.exec(disposition)?.[1];
-    const filename = /filename="([^"]*)"/.exec(disposition)?.[1];
-    if (name !== undefined) {
-      if (filename !== undefined) files[name] = { filename, data: Buffer.from(content) };
-      else fields[name] = parseValue(content.toString("utf8"));
-    }
-    pos = next;
-  }
-  return { fields, files };
-}
-
-function parseValue(v: string): unknown {
-  if (/^[[{]/.test(v)) {
-    try {
-      return JSON.parse(v);
-    } catch {
-      return v;
-    }
-  }
-  return v;
-}
 
 export class FakeBotApi {
   readonly calls: FakeCall[] = [];
@@ -334,6 +285,11 @@ export class FakeBotApi {
           if (method === "sendMessage" && !String(params.text ?? "")) return answer(400, fail({ error_code: 400, description: "Bad Request: message text is empty" }));
           const field = FILE_FIELDS[method];
           if (field && params[field] === undefined && !files[field]) return answer(400, fail({ error_code: 400, description: `Bad Request: there is no ${field} in the request` }));
+          // A sticker upload must be a sticker file (a static one is a WebP: RIFF….WEBP).
+          const sticker = method === "sendSticker" ? files.sticker?.data : undefined;
+          if (sticker && sticker.subarray(0, 4).toString("latin1") + sticker.subarray(8, 12).toString("latin1") !== "RIFFWEBP") {
+            return answer(400, fail({ error_code: 400, description: "Bad Request: wrong file type of the sticker" }));
+          }
           const next = (bot.messageIds.get(chatId) ?? 0) + 1;
           bot.messageIds.set(chatId, next);
           const msg: Record<string, unknown> = { message_id: next, date: Math.floor(at / 1000), chat: this.chatOf(chatId), from: { id: bot.id, is_bot: true, first_name: bot.username, username: bot.username } };
@@ -341,7 +297,7 @@ export class FakeBotApi {
           else {
             if (params.caption !== undefined) msg.caption = params.caption;
             const uploaded = files[field];
-            msg[field] = { file_id: `SENT${next}`, file_unique_id: `S${next}`, file_size: uploaded?.data.length ?? 0 };
+            msg[field] = { file_id: `SENT${next}`, file_unique_id: `S${next}`, file_size: uploaded?.data.length ?? 0, ...(method === "sendSticker" ? { type: "regular", width: 512, height: 512, is_animated: false, is_video: false } : {}) };
           }
           return answer(200, { ok: true, result: msg });
         }

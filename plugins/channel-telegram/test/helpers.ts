@@ -6,6 +6,9 @@
 import type { TestCore, TenantFixture, Auth } from "@openatende/core/testkit";
 import type { FakeBotApi } from "./fake-bot-api";
 
+/** The fake Bot API listens on 127.0.0.1, which the outbound URL policy refuses unless the platform allows it. */
+export const LOOPBACK_FAKES = { OUTBOUND_URL_ALLOWLIST: "127.0.0.1" };
+
 export interface TelegramConnection {
   id: number;
   token: string;

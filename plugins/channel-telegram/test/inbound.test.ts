@@ -8,7 +8,7 @@ import { startCore, createTenant, TestCore, TenantFixture, uid } from "@openaten
 import { pluginContext, withPluginContext } from "@openatende/plugin-sdk";
 import plugin from "../src/service";
 import { FakeBotApi } from "./fake-bot-api";
-import { connectTelegram, messagesOf, sleep, TelegramConnection, ticketsOf, ticketWithMessages, waitFor } from "./helpers";
+import { connectTelegram, messagesOf, sleep, TelegramConnection, ticketsOf, ticketWithMessages, waitFor, LOOPBACK_FAKES } from "./helpers";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
@@ -19,7 +19,7 @@ describe("Telegram inbound, real core", () => {
 
   beforeAll(async () => {
     api = await FakeBotApi.start();
-    t = await startCore();
+    t = await startCore({ env: LOOPBACK_FAKES });
     f = await createTenant(t, { tier: "PLUS" });
   });
   afterAll(async () => {

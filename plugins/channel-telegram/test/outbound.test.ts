@@ -1,12 +1,13 @@
 /**
  * Agents' messages out to Telegram from the real core, against a local Bot API server:
- * the right chat, files uploaded intact, replies, edits and deletions, failures recorded
+ * the right chat, files uploaded intact, stickers with sendSticker (also from the outbox),
+ * replies, edits and deletions, failures recorded
  * with Telegram's reason, and Telegram's limits kept (1 message/s per chat, 429 retry_after).
  */
 import { startCore, createTenant, TestCore, TenantFixture, uid } from "@openatende/core/testkit";
 import type { SendResult } from "@openatende/plugin-sdk";
 import { FakeBotApi, FakeCall } from "./fake-bot-api";
-import { connectTelegram, messagesOf, TelegramConnection, ticketWithMessages, MessageView } from "./helpers";
+import { connectTelegram, messagesOf, TelegramConnection, ticketWithMessages, MessageView, LOOPBACK_FAKES } from "./helpers";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
@@ -21,7 +22,7 @@ describe("Telegram outbound, real core", () => {
 
   beforeAll(async () => {
     api = await FakeBotApi.start();
-    t = await startCore();
+    t = await startCore({ env: LOOPBACK_FAKES });
     f = await createTenant(t, { tier: "PLUS" });
     c = await connectTelegram(t, f, api, "polling", "Telegram saída");
     api.pushUpdate(c.bot.token, { message: FakeBotApi.message(chat, { text: "Oi, quero falar com alguém" }, 77) });
@@ -72,6 +73,22 @@ describe("Telegram outbound, real core", () => {
     expect(doc.files.document.filename).toBe("orcamento.pdf");
     expect(doc.files.document.data.equals(pdf)).toBe(true);
     expect(doc.params.caption).toBeUndefined();
+  });
+
+  it("a sticker made in the composer is uploaded with sendSticker: the 512x512 WebP the core made, no caption, stored as a sticker", async () => {
+    const picture = { fileName: "foto.png", mimeType: "image/png", data: PNG.toString("base64") };
+    const preview = await t.api.post("/stickers/preview", { media: picture }, f.agent);
+    expect(preview.body).toMatchObject({ mimeType: "image/webp", width: 512, height: 512 });
+    const r = await t.api.post(`/messages/${ticketId}/sticker`, { media: picture }, f.agent);
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ status: "sent", mediaType: "sticker", media: { fileName: "foto.webp", mimeType: "image/webp" } });
+    const call = sendsTo(chat.id, "sendSticker").at(-1)!;
+    expect(String(call.params.chat_id)).toBe(String(chat.id));
+    expect(call.params.caption).toBeUndefined();
+    expect(call.files.sticker.filename).toBe("foto.webp");
+    expect(call.files.sticker.data.equals(Buffer.from(preview.body.data, "base64"))).toBe(true);
+    expect(r.body.providerId).toBe(`${chat.id}:${(call.result as { message_id: number }).message_id}`);
+    expect(sendsTo(chat.id, "sendPhoto").filter((x) => x.files.photo?.filename === "foto.webp")).toHaveLength(0);
   });
 
   it("edits and deletions of a sent message reach Telegram for that message", async () => {
@@ -158,5 +175,27 @@ describe("Telegram outbound, real core", () => {
     }
     expect(status).toBe("sent");
     expect(sends()).toHaveLength(1);
+  });
+
+  it("a sticker sent while disconnected waits in the outbox and goes out once as a sticker when it is connected again", async () => {
+    await t.api.post(`/connections/${c.id}/disconnect`, {}, f.admin);
+    const before = api.calls.length;
+    const r = await t.api.post(`/messages/${ticketId}/sticker`, { media: { fileName: `espera-${uid()}.png`, mimeType: "image/png", data: PNG.toString("base64") } }, f.agent);
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ status: "pending", mediaType: "sticker" });
+    const stickers = () => api.calls.slice(before).filter((x) => x.method === "sendSticker" && x.files.sticker?.filename === r.body.media.fileName && x.status === 200);
+    expect(stickers()).toHaveLength(0);
+
+    await t.api.post(`/connections/${c.id}/connect`, {}, f.admin);
+    const end = Date.now() + 15_000;
+    let status = "pending";
+    while (status !== "sent" && Date.now() < end) {
+      await new Promise((res) => setTimeout(res, 100));
+      const msgs = (await t.api.get(`/messages/${ticketId}`, f.agent)).body.messages as Array<{ id: number; status: string }>;
+      status = msgs.find((m) => m.id === r.body.id)?.status ?? status;
+    }
+    expect(status).toBe("sent");
+    expect(stickers()).toHaveLength(1);
+    expect(api.calls.slice(before).filter((x) => x.method === "sendPhoto")).toHaveLength(0);
   });
 });

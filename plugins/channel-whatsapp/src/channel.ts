@@ -165,7 +165,8 @@ export class WhatsAppChannel {
     const parsed = parseSettings(settings);
     if (!parsed.ok) return { ok: false, detail: parsed.detail };
     if (!parsed.settings.proxyUrl) return { ok: true, detail: "settings valid; link the phone with the QR code or a pairing code" };
-    return probeProxy(parsed.settings.proxyUrl);
+    // The platform's outbound policy: a tenant's proxy reaches only what its allow-list permits.
+    return probeProxy(parsed.settings.proxyUrl, { allow: this.o.context?.outboundAllow ?? [] });
   }
 
   // --- the connection form's actions ------------------------------------------------------------

@@ -22,7 +22,7 @@
  */
 import { Errors } from "moleculer";
 import type { Context } from "moleculer";
-import { call, resolveToken, type ConnectionRef, type ResolvedToken } from "@openatende/plugin-sdk";
+import { call, coreApi, resolveToken, type ConnectionRef, type ResolvedToken } from "@openatende/plugin-sdk";
 import { answerJoinRequests, checkNewGroup, createGroup, listJoinRequests, GROUP_PARTICIPANTS_MAX, GROUP_PICTURE_MAX_BYTES, type CreatedGroup, type JoinRequest, type JoinRequestResult } from "./groups";
 import { isGroupJid, jidOfExternalId } from "./messages/jids";
 import type { SessionPort } from "./ports";
@@ -134,29 +134,22 @@ function pictureOf(p: CreateGroupParams["picture"]): { data: Buffer; mimeType: s
   return { data, mimeType: p.mimeType, ...(p.fileName ? { fileName: p.fileName } : {}) };
 }
 
-/** How many addresses are asked of the core at once. */
-const LOOKUPS_AT_ONCE = 16;
-
 /**
- * The WhatsApp addresses of the tenant's contacts, in the order given: an id that is not the
- * tenant's is not found (404, all such ids named); a contact with no address is an invalid number.
+ * The WhatsApp addresses of the tenant's contacts, in the order given, through the core API
+ * (the core answers only this channel's addresses, only of the tenant's contacts): an id that
+ * is not the tenant's is not found (404, all such ids named); a contact with no address is an
+ * invalid number.
  */
 async function addressesOf(ctx: Ctx<object>, tenantId: number, ids: number[]): Promise<string[]> {
-  const found = (await ctx.call("contacts.summaries", { tenantId, ids })) as Array<{ id: number }>;
-  const known = new Set(found.map((c) => Number(c.id)));
-  const missing = ids.filter((id) => !known.has(id));
-  if (missing.length) throw clientError("Contact not found", 404, "ERR_CONTACT_NOT_FOUND", { field: "contactIds", ids: missing });
-  const out: string[] = new Array(ids.length);
-  for (let i = 0; i < ids.length; i += LOOKUPS_AT_ONCE) {
-    await Promise.all(
-      ids.slice(i, i + LOOKUPS_AT_ONCE).map(async (contactId, k) => {
-        const address = (await ctx.call("contacts.identityFor", { tenantId, contactId, channelType: PLUGIN_ID })) as string | null;
-        if (!address) throw clientError("The contact has no WhatsApp number", 400, "ERR_CONTACT_NUMBER_INVALID", { field: "contactIds", contactId });
-        out[i + k] = address;
-      }),
-    );
-  }
-  return out;
+  const found = await coreApi(ctx)
+    .contacts.addresses({ tenantId, ids })
+    .catch((err: { type?: string; data?: { ids?: number[] } }) => {
+      throw err?.type === "ERR_CONTACT_NOT_FOUND" ? clientError("Contact not found", 404, "ERR_CONTACT_NOT_FOUND", { field: "contactIds", ids: err.data?.ids ?? [] }) : err;
+    });
+  return found.map(({ id: contactId, address }) => {
+    if (!address) throw clientError("The contact has no WhatsApp number", 400, "ERR_CONTACT_NUMBER_INVALID", { field: "contactIds", contactId });
+    return address;
+  });
 }
 
 /** The group's JID: given as one, or the identity of the tenant's contact that stands for it. */
@@ -164,9 +157,11 @@ async function groupJidOf(ctx: Ctx<object>, tenantId: number, g: string): Promis
   const raw = g.trim();
   if (/^\d{1,12}$/.test(raw)) {
     const contactId = Number(raw);
-    const [found] = (await ctx.call("contacts.summaries", { tenantId, ids: [contactId] })) as Array<{ id: number }>;
-    if (!found) throw clientError("Contact not found", 404, "ERR_CONTACT_NOT_FOUND", { field: "group", id: contactId });
-    const id = (await ctx.call("contacts.identityFor", { tenantId, contactId, channelType: PLUGIN_ID })) as string | null;
+    const [{ address: id }] = await coreApi(ctx)
+      .contacts.addresses({ tenantId, ids: [contactId] })
+      .catch((err: { type?: string }) => {
+        throw err?.type === "ERR_CONTACT_NOT_FOUND" ? clientError("Contact not found", 404, "ERR_CONTACT_NOT_FOUND", { field: "group", id: contactId }) : err;
+      });
     const jid = id ? jidOfExternalId(id) : undefined;
     if (!jid || !isGroupJid(jid)) throw clientError("This contact is not a WhatsApp group", 400, "ERR_VALIDATION", { field: "group", rule: "group" });
     return jid;

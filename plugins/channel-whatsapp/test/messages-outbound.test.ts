@@ -145,6 +145,14 @@ describe("media", () => {
     expect((await generate(b.content)).stickerMessage?.mimetype).toBe("image/webp");
   });
 
+  it("the sticker kind is Baileys' sticker, whatever the file is named, and a reply quotes", async () => {
+    const b = await build({ kind: "sticker", media: file("image/webp", "RIFF....WEBPVP8L", "figurinha.webp"), replyToProviderId: "IN1" });
+    expect(b.content).toEqual({ sticker: Buffer.from("RIFF....WEBPVP8L"), mimetype: "image/webp" });
+    expect(b.options?.quoted?.key?.id).toBe("IN1");
+    expect(b.followUps).toBeUndefined();
+    expect((await generate(b.content)).stickerMessage).toMatchObject({ mimetype: "image/webp", url: "https://mmg.whatsapp.net/sticker" });
+  });
+
   it("a media reply quotes too", async () => {
     const b = await build({ kind: "media", media: file("image/png"), replyToProviderId: "IN1" });
     expect(b.options?.quoted?.key?.id).toBe("IN1");

@@ -20,6 +20,7 @@ import {
   type ConnectionRef,
   type MediaRef,
   type OutboundMessage,
+  type OutboundPolicy,
   type PluginContext,
   type ResolvedToken,
   type SendResult,
@@ -142,7 +143,7 @@ export class WuzapiChannel {
     const read = readSettings(settings);
     if (!read.ok) return { ok: false, detail: read.detail };
     try {
-      const st = await new WuzapiClient(read.settings.apiUrl, read.settings.sessionToken, 10_000).status();
+      const st = await new WuzapiClient(read.settings.apiUrl, read.settings.sessionToken, { timeoutMs: 10_000, policy: this.policy() }).status();
       return { ok: true, detail: st.loggedIn ? "wuzapi accepted the session token; the session is linked" : "wuzapi accepted the session token; the session is not linked yet" };
     } catch (err) {
       if (!(err instanceof WuzapiError)) throw err;
@@ -317,11 +318,16 @@ export class WuzapiChannel {
   }
 
   private newSession(ref: ConnectionRef, settings: WuzapiSettings, hook: { token?: string; publicUrl?: string }): Session {
-    return new Session(ref, settings, new WuzapiClient(settings.apiUrl, settings.sessionToken), hook, {
+    return new Session(ref, settings, new WuzapiClient(settings.apiUrl, settings.sessionToken, { policy: this.policy() }), hook, {
       report: (r, out) => reportStatus(this.opts.core, { ...r, status: out.status, ...(out.detail ? { detail: out.detail } : {}), ...(out.qrcode ? { qrcode: out.qrcode } : {}) }),
       log: this.opts.logger,
       timing: this.opts.timing,
     });
+  }
+
+  /** The platform's outbound URL policy: the tenant's wuzapi URL reaches only what it allows. */
+  private policy(): OutboundPolicy {
+    return { allow: this.opts.context?.outboundAllow ?? [] };
   }
 
   private sessionOf(ref: ConnectionRef): Session | undefined {
@@ -341,7 +347,7 @@ export class WuzapiChannel {
     if (session) return { session, client: session.client };
     const read = readSettings(r.settings);
     if (!read.ok) throw new Errors.MoleculerClientError(read.detail, 400, "ERR_VALIDATION", { field: "settings" });
-    return { client: new WuzapiClient(read.settings.apiUrl, read.settings.sessionToken) };
+    return { client: new WuzapiClient(read.settings.apiUrl, read.settings.sessionToken, { policy: this.policy() }) };
   }
 
   /** wuzapi's answer to the admin's pairing or reset, as the API's error. */

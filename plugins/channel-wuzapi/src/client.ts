@@ -4,7 +4,11 @@
  * the admin endpoints with `Authorization: <admin token>`; every answer is the envelope
  * `{ code, data, success }`, or `{ code, error, success: false }`. Failures are sorted here by
  * what the caller should do about them.
+ *
+ * The server's URL is the tenant's: every call goes through the platform's outbound URL policy
+ * (safeFetch), so it never reaches an internal address the operator did not allow.
  */
+import { OutboundUrlError, safeFetch, type OutboundPolicy } from "@openatende/plugin-sdk";
 
 export type FailureKind =
   /** Network error, timeout, or a proxy's 502/503/504: try again later. */
@@ -13,7 +17,7 @@ export type FailureKind =
   | "unauthorized"
   /** wuzapi holds no live WhatsApp client for the user, or it is not logged in ("No session", "not connected"). */
   | "no-session"
-  /** Any other refusal (4xx, or wuzapi's 500 with its reason). */
+  /** Any other refusal (4xx, or wuzapi's 500 with its reason), or an address the platform does not allow. */
   | "refused";
 
 export class WuzapiError extends Error {
@@ -66,12 +70,24 @@ function pick(o: Record<string, unknown> | undefined, ...names: string[]): unkno
   return undefined;
 }
 
+export interface ClientOptions {
+  timeoutMs?: number;
+  /** The platform's outbound URL policy (its allow-list: the plugin context's outboundAllow). */
+  policy?: OutboundPolicy;
+}
+
 export class WuzapiClient {
+  private readonly timeoutMs: number;
+  private readonly policy: OutboundPolicy;
+
   constructor(
     readonly apiUrl: string,
     private readonly token: string,
-    private readonly timeoutMs = 20_000,
-  ) {}
+    opts: ClientOptions = {},
+  ) {
+    this.timeoutMs = opts.timeoutMs ?? 20_000;
+    this.policy = opts.policy ?? {};
+  }
 
   private async request(method: "GET" | "POST" | "DELETE", path: string, body?: unknown, opts: { admin?: string; timeoutMs?: number } = {}): Promise<Record<string, unknown>> {
     const headers: Record<string, string> = { accept: "application/json" };
@@ -80,15 +96,22 @@ export class WuzapiClient {
     if (body !== undefined) headers["content-type"] = "application/json";
     let res: Response;
     try {
-      res = await fetch(`${this.apiUrl}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(opts.timeoutMs ?? this.timeoutMs),
-      });
+      res = await safeFetch(
+        `${this.apiUrl}${path}`,
+        {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(opts.timeoutMs ?? this.timeoutMs),
+          // wuzapi's API never redirects; the session token must not follow one elsewhere.
+          redirect: "error",
+        },
+        this.policy,
+      );
     } catch (err) {
-      const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-      const why = e.name === "TimeoutError" ? `no answer in ${Math.round((opts.timeoutMs ?? this.timeoutMs) / 1000)} s` : (e.cause?.code ?? e.cause?.message ?? e.message ?? String(err));
+      if (err instanceof OutboundUrlError) throw new WuzapiError("refused", `wuzapi's URL is not allowed: ${err.message}`);
+      const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string; message?: string } };
+      const why = e.name === "TimeoutError" ? `no answer in ${Math.round((opts.timeoutMs ?? this.timeoutMs) / 1000)} s` : (e.code ?? e.cause?.code ?? e.cause?.message ?? e.message ?? String(err));
       throw new WuzapiError("unreachable", `wuzapi unreachable at ${this.apiUrl} (${method} ${path}: ${why})`);
     }
     const text = await res.text().catch(() => "");

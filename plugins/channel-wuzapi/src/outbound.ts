@@ -2,7 +2,8 @@
  * The contract's outbound messages as wuzapi calls (handlers.go: SendMessage, SendImage,
  * SendVideo, SendAudio, SendDocument, SendSticker, React, DeleteMessage). Files go as base64
  * data URLs, with the prefixes wuzapi checks: `data:image…`, `data:audio/ogg…` (WhatsApp plays
- * Opus only), `data:application/octet-stream…` for documents.
+ * Opus only), `data:application/octet-stream…` for documents. The sticker kind, and a WebP
+ * sent as media, go through SendSticker.
  *
  * Every new message carries an `Id` chosen here (see ids.ts): the same core message always
  * gets the same WhatsApp id, so a send repeated after a lost answer is the same message for
@@ -99,6 +100,16 @@ export async function sendOutbound(t: OutboundTarget, message: OutboundMessage):
       const r = await t.client.send(route.path, payload, 120_000);
       // Stickers and voice notes take no caption: the text follows as its own message.
       if (body && !route.caption) await t.client.send("/chat/send/text", { Phone: t.to, Body: body, Id: t.idFor("caption") });
+      return sent(r.id, r.timestamp);
+    }
+    case "sticker": {
+      // The contract's sticker is a WebP: wuzapi's SendSticker takes it as a data URL (no caption).
+      const data = await bytesOf(t, message.media);
+      const r = await t.client.send(
+        "/chat/send/sticker",
+        { Phone: t.to, Sticker: `data:image/webp;base64,${data.toString("base64")}`, Id: t.idFor(""), ...(await contextOf(t, message.replyToProviderId)) },
+        120_000,
+      );
       return sent(r.id, r.timestamp);
     }
     case "reaction": {

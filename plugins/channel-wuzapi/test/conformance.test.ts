@@ -41,6 +41,8 @@ runChannelConformance({
   async teardown() {
     await api.close();
   },
+  // The fake wuzapi listens on loopback: the platform's allow-list lets the plugin reach it.
+  context: { outboundAllow: ["127.0.0.1"] },
   settings: () => ({ apiUrl: api.url, sessionToken: user.token, hmacKey: HMAC_KEY, webhookFormat: "json" }),
   to: { externalId: CUSTOMER },
   media: { data: Buffer.from("%PDF-1.4 conformance").toString("base64"), mimeType: "application/pdf", fileName: "conformance.pdf", size: 20 },

@@ -8,6 +8,9 @@ import type { FakeUser, FakeWuzapi } from "./fake-wuzapi";
 
 export const HMAC_KEY = "wuzapi-test-hmac-key-0123456789-abcdef";
 
+/** The fake wuzapi listens on 127.0.0.1, which the outbound URL policy refuses unless the platform allows it. */
+export const LOOPBACK_FAKES = { OUTBOUND_URL_ALLOWLIST: "127.0.0.1" };
+
 export interface WuzapiConnection {
   id: number;
   /** The connection's public token (the webhook's path). */
@@ -70,7 +73,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | null | u
 }
 
 /** Waits for the connection to reach `status`, answering its view. */
-export function statusBecomes(t: TestCore, who: Auth, id: number, status: string, ms = 10_000): Promise<ConnectionView> {
+export function statusBecomes(t: TestCore, who: Auth, id: number, status: string, ms = 20_000): Promise<ConnectionView> {
   let seen = "";
   return waitFor(
     `connection ${id} to become ${status}`,

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { startCore, createTenant, TestCore, TenantFixture, uid } from "@openatende/core/testkit";
 import { FakeWuzapi } from "./fake-wuzapi";
 import { newMessageId, PROTOCOL } from "./events";
-import { connectWuzapi, messagesOf, sleep, ticketsOf, ticketWithMessages, waitFor, WuzapiConnection } from "./helpers";
+import { connectWuzapi, messagesOf, sleep, ticketsOf, ticketWithMessages, waitFor, WuzapiConnection, LOOPBACK_FAKES } from "./helpers";
 
 /** Every file under a folder (the tenant's stored files). */
 function filesOf(dir: string): string[] {
@@ -28,7 +28,7 @@ describe("wuzapi inbound kinds, real core", () => {
 
   beforeAll(async () => {
     api = await FakeWuzapi.start();
-    t = await startCore();
+    t = await startCore({ env: LOOPBACK_FAKES });
     f = await createTenant(t, { tier: "PLUS" });
     c = await connectWuzapi(t, f, api, { name: "WhatsApp tipos", linked: true, settings: { webhookFormat: "form" } });
   });

@@ -1,13 +1,14 @@
 /**
  * Agents' messages out through wuzapi from the real core: the exact requests wuzapi gets for
- * each kind (text, reply, image, document, voice note, sticker, video, reaction, deletion),
+ * each kind (text, reply, image, document, voice note, sticker — a WebP file or the contract's
+ * sticker kind —, video, reaction, deletion),
  * the id WhatsApp knows them by, and sends that meet a session that is away or logged out
  * (the contract's not-connected error; a repeat of the same message goes out once).
  */
 import { startCore, createTenant, TestCore, TenantFixture, uid } from "@openatende/core/testkit";
 import type { SendResult } from "@openatende/plugin-sdk";
 import { FakeWuzapi, type FakeRequest } from "./fake-wuzapi";
-import { connectWuzapi, messagesOf, MessageView, statusBecomes, ticketWithMessages, waitFor, WuzapiConnection } from "./helpers";
+import { connectWuzapi, messagesOf, MessageView, statusBecomes, ticketWithMessages, waitFor, WuzapiConnection, LOOPBACK_FAKES } from "./helpers";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 const dataUrl = (mime: string, b: Buffer) => `data:${mime};base64,${b.toString("base64")}`;
@@ -23,7 +24,7 @@ describe("wuzapi outbound, real core", () => {
 
   beforeAll(async () => {
     api = await FakeWuzapi.start();
-    t = await startCore();
+    t = await startCore({ env: LOOPBACK_FAKES });
     f = await createTenant(t, { tier: "PLUS" });
     c = await connectWuzapi(t, f, api, { name: "WhatsApp saída", linked: true });
     await api.message(c.user.token, { chat: customer.jid, pushName: customer.name, message: { conversation: "Oi, quero falar com alguém" } }, { origin: t.url });
@@ -89,6 +90,22 @@ describe("wuzapi outbound, real core", () => {
     expect(last("/chat/send/sticker").body).toMatchObject({ Sticker: dataUrl("image/webp", webp) });
     await send("vídeo", "clip.mp4", "video/mp4", mp4);
     expect(last("/chat/send/video").body).toMatchObject({ Video: dataUrl("video/mp4", mp4), Caption: "vídeo" });
+  });
+
+  it("a sticker made in the composer goes to /chat/send/sticker as the 512x512 WebP the core made, stored as a sticker; a reply names the quoted message", async () => {
+    const picture = { fileName: "foto.png", mimeType: "image/png", data: PNG.toString("base64") };
+    const preview = await t.api.post("/stickers/preview", { media: picture }, f.agent);
+    expect(preview.body).toMatchObject({ mimeType: "image/webp", width: 512, height: 512 });
+    const r = await t.api.post(`/messages/${ticketId}/sticker`, { media: picture }, f.agent);
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ status: "sent", mediaType: "sticker", media: { fileName: "foto.webp", mimeType: "image/webp" } });
+    const req = last("/chat/send/sticker");
+    expect(req.body).toEqual({ Phone: customer.jid, Sticker: `data:image/webp;base64,${preview.body.data}`, Id: req.body.Id });
+    expect(r.body.providerId).toBe(req.body.Id);
+
+    const webp = Buffer.from(preview.body.data, "base64");
+    await pluginSend({ kind: "sticker", media: { data: webp.toString("base64"), mimeType: "image/webp" }, replyToProviderId: inboundMessage.providerId });
+    expect(last("/chat/send/sticker").body).toMatchObject({ Sticker: dataUrl("image/webp", webp), ContextInfo: { StanzaId: inboundMessage.providerId, Participant: customer.jid } });
   });
 
   it("reactions name the message (ours prefixed me:), deletions revoke ours", async () => {

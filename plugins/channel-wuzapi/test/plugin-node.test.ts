@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import { startCore, createTenant, startPluginNode, transporterForPluginNodes, TestCore, TenantFixture, PluginNode, uid } from "@openatende/core/testkit";
 import { FakeWuzapi } from "./fake-wuzapi";
-import { connectWuzapi, messagesOf, ticketWithMessages, waitFor, WuzapiConnection } from "./helpers";
+import { connectWuzapi, LOOPBACK_FAKES, messagesOf, ticketWithMessages, waitFor, WuzapiConnection } from "./helpers";
 
 const SERVICE = "v1.channel-wuzapi";
 
@@ -25,7 +25,7 @@ describe("channel-wuzapi in its own process over NATS", () => {
 
   beforeAll(async () => {
     api = await FakeWuzapi.start();
-    t = await startCore({ env: { NAMESPACE: namespace, PLUGINS_EXTERNAL: "channel-wuzapi", TRANSPORTER: "nats://127.0.0.1:4222", LOG_LEVEL: "error" } });
+    t = await startCore({ env: { NAMESPACE: namespace, PLUGINS_EXTERNAL: "channel-wuzapi", TRANSPORTER: "nats://127.0.0.1:4222", LOG_LEVEL: "error", ...LOOPBACK_FAKES } });
     node = startPluginNode(["channel-wuzapi"], {
       TRANSPORTER: transporterForPluginNodes(t.config, t.core.broker),
       NAMESPACE: namespace,
@@ -34,6 +34,8 @@ describe("channel-wuzapi in its own process over NATS", () => {
       PUBLIC_URL: t.config.publicUrl,
       JWT_SECRET: t.config.jwtSecret,
       DATABASE_URL: "",
+      // The node's own reading of the platform's allow-list (the core's spawned nodes are given it).
+      ...LOOPBACK_FAKES,
     });
     await node.ready;
     await waitFor("the plugin's service on the core's broker", async () => t.core.broker.registry.hasService(SERVICE, undefined as never), 30_000);

@@ -7,7 +7,7 @@
  */
 import { startCore, createTenant, TestCore, TenantFixture } from "@openatende/core/testkit";
 import { FakeWuzapi } from "./fake-wuzapi";
-import { connectionOf, connectWuzapi, createWuzapiConnection, HMAC_KEY, pluginService, sleep, statusBecomes, waitFor } from "./helpers";
+import { connectionOf, connectWuzapi, createWuzapiConnection, HMAC_KEY, pluginService, sleep, statusBecomes, waitFor, LOOPBACK_FAKES } from "./helpers";
 
 describe("wuzapi sessions, real core", () => {
   let api: FakeWuzapi;
@@ -17,7 +17,7 @@ describe("wuzapi sessions, real core", () => {
 
   beforeAll(async () => {
     api = await FakeWuzapi.start();
-    t = await startCore();
+    t = await startCore({ env: LOOPBACK_FAKES });
     f = await createTenant(t, { tier: "PLUS" });
     other = await createTenant(t, { tier: "PLUS" });
   });

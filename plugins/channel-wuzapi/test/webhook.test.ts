@@ -7,7 +7,7 @@ import { startCore, createTenant, TestCore, TenantFixture, uid } from "@openaten
 import { FakeWuzapi } from "./fake-wuzapi";
 import { receiptEvent, messageEvent } from "./events";
 import { goJson, hmacHex } from "./wire";
-import { connectWuzapi, messagesOf, sleep, ticketsOf, ticketWithMessages, WuzapiConnection } from "./helpers";
+import { connectWuzapi, messagesOf, sleep, ticketsOf, ticketWithMessages, WuzapiConnection, LOOPBACK_FAKES } from "./helpers";
 
 describe("wuzapi webhooks, real core", () => {
   let api: FakeWuzapi;
@@ -17,7 +17,7 @@ describe("wuzapi webhooks, real core", () => {
 
   beforeAll(async () => {
     api = await FakeWuzapi.start();
-    t = await startCore();
+    t = await startCore({ env: LOOPBACK_FAKES });
     f = await createTenant(t, { tier: "PLUS" });
     c = await connectWuzapi(t, f, api, { name: "WhatsApp webhook", linked: true });
     expect(c.status).toBe("connected");

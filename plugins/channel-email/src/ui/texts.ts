@@ -35,6 +35,7 @@ export const texts = {
       ERR_EMAIL_NO_INBOX: "Login aceito, mas a caixa de entrada (INBOX) não abriu",
       ERR_EMAIL_CONNECTION_CLOSED: "O servidor encerrou a conexão",
       ERR_EMAIL_FAILED: "O servidor recusou a operação",
+      ERR_URL_NOT_ALLOWED: "Esse servidor fica numa rede interna (localhost, rede privada ou link-local) e não é permitido",
     },
   },
   en: {
@@ -72,6 +73,7 @@ export const texts = {
       ERR_EMAIL_NO_INBOX: "Login accepted, but the INBOX did not open",
       ERR_EMAIL_CONNECTION_CLOSED: "The server closed the connection",
       ERR_EMAIL_FAILED: "The server refused the operation",
+      ERR_URL_NOT_ALLOWED: "This server is on an internal network (localhost, a private network or link-local) and is not allowed",
     },
   },
   es: {
@@ -109,6 +111,7 @@ export const texts = {
       ERR_EMAIL_NO_INBOX: "Inicio de sesión aceptado, pero la bandeja de entrada (INBOX) no se abrió",
       ERR_EMAIL_CONNECTION_CLOSED: "El servidor cerró la conexión",
       ERR_EMAIL_FAILED: "El servidor rechazó la operación",
+      ERR_URL_NOT_ALLOWED: "Este servidor está en una red interna (localhost, red privada o link-local) y no está permitido",
     },
   },
   ru: {
@@ -146,6 +149,7 @@ export const texts = {
       ERR_EMAIL_NO_INBOX: "Вход выполнен, но папка «Входящие» (INBOX) не открылась",
       ERR_EMAIL_CONNECTION_CLOSED: "Сервер закрыл соединение",
       ERR_EMAIL_FAILED: "Сервер отклонил операцию",
+      ERR_URL_NOT_ALLOWED: "Этот сервер находится во внутренней сети (localhost, частная сеть или link-local) и не разрешён",
     },
   },
 } as const;

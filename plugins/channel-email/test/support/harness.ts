@@ -50,6 +50,8 @@ export function useTestContext(): PluginContext {
     publicUrl: "http://localhost",
     localFiles: true,
     external: false,
+    // The test Dovecot and SMTP sink listen on loopback: the platform's allow-list lets the plugin reach them.
+    outboundAllow: ["127.0.0.1"],
   };
   return current;
 }

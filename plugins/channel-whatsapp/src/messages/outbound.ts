@@ -5,6 +5,7 @@
  *
  *   text      { text }                      + options.quoted for a reply
  *   media     { image|video|document, caption } / { audio, ptt } / { sticker } by mimetype
+ *   sticker   { sticker, mimetype: image/webp } + options.quoted for a reply
  *   reaction  { react: { text, key } }      "" takes the reaction away
  *   edit      { text, edit: key }
  *   delete    { delete: key }               for everyone (the core checks the 5-minute rule)
@@ -114,6 +115,12 @@ export const buildSend: BuildSend = async (_session, keys, to, message, readMedi
       if (captionAfter) built.followUps = [{ text: captionAfter }];
       return built;
     }
+    case "sticker": {
+      const jid = targetJid(to);
+      const data = await fileOf(message.media, readMedia, MEDIA_MAX_BYTES);
+      const options = await quotedFor(keys, message.replyToProviderId);
+      return { jid, content: { sticker: data, mimetype: "image/webp" }, ...(options ? { options } : {}) };
+    }
     case "reaction": {
       const key = await keyFor(keys, message.targetProviderId, "reaction");
       return { jid: baileys().jidNormalizedUser(key.remoteJid!), content: { react: { text: message.emoji ?? "", key } } };
@@ -128,7 +135,7 @@ export const buildSend: BuildSend = async (_session, keys, to, message, readMedi
       return { jid: baileys().jidNormalizedUser(key.remoteJid!), content: { delete: key } };
     }
     default:
-      throw new ChannelUnsupportedError((message as { kind: string }).kind, { supported: ["text", "media", "reaction", "edit", "delete"] });
+      throw new ChannelUnsupportedError((message as { kind: string }).kind, { supported: ["text", "media", "sticker", "reaction", "edit", "delete"] });
   }
 };
 

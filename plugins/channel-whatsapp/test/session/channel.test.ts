@@ -91,6 +91,19 @@ describe("sending", () => {
     expect(c.timestamp).toBeGreaterThan(1e12);
   });
 
+  it("a sticker (the manifest declares it) goes to the socket as WhatsApp's sticker; a PNG as a sticker is refused, nothing sent", async () => {
+    const { ref, sock } = await connected();
+    const webp = Buffer.from("UklGRiwAAABXRUJQVlA4TB8AAAAv/8F/EAcQEREQCCT7e89QRP8z/vOf//znP//5z/8BAA==", "base64");
+    const media = { data: webp.toString("base64"), mimeType: "image/webp", fileName: "figurinha.webp", size: webp.length };
+    const res = await node.call<{ providerMessageId: string }>(`${SERVICE}.send`, { ...ref, to: { externalId: "5511988887777" }, message: { kind: "sticker", media }, messageId: 903 });
+    expect(sock.sent).toHaveLength(1);
+    expect(sock.sent[0]).toMatchObject({ jid: "5511988887777@s.whatsapp.net", content: { sticker: webp, mimetype: "image/webp" } });
+    expect(res.providerMessageId).toBe(sock.sent[0].message.key.id);
+    const png = { ...media, mimeType: "image/png", fileName: "foto.png" };
+    await expect(node.call(`${SERVICE}.send`, { ...ref, to: { externalId: "5511988887777" }, message: { kind: "sticker", media: png }, messageId: 904 })).rejects.toMatchObject({ type: "VALIDATION_ERROR" });
+    expect(sock.sent).toHaveLength(1);
+  });
+
   it("never takes the echo of its own send for a message written on the phone", async () => {
     const { ref, sock } = await connected();
     await node.call(`${SERVICE}.send`, { ...ref, to: { externalId: "5511988887777" }, message: { kind: "text", body: "eco" }, messageId: 902 });
