@@ -111,3 +111,9 @@ export const waitText = (loc: Locator, s: string, timeout?: number) =>
   poll(() => loc.first().innerText({ timeout: 1000 }).catch(() => ""), (v) => v.includes(s), `${loc} to contain "${s}"`, timeout);
 export const waitAttr = (loc: Locator, name: string, value: string, timeout?: number) =>
   poll(() => loc.first().getAttribute(name, { timeout: 1000 }).catch(() => null), (v) => v === value, `${loc} [${name}=${value}]`, timeout);
+/**
+ * Scrolls an element into view for a screenshot, again if a live update re-rendered it between
+ * finding it and scrolling (Playwright refuses a detached element rather than finding it anew).
+ */
+export const scrollTo = (loc: Locator, timeout?: number) =>
+  poll(() => loc.first().scrollIntoViewIfNeeded({ timeout: 1000 }).then(() => true, () => false), (ok) => ok, `${loc} to scroll into view`, timeout);

@@ -77,7 +77,32 @@ afterAll(async () => {
 
 const row = (page: Page, testId: string) => page.locator(`[data-testid="${testId}"]`);
 const confirmOk = (page: Page) => page.locator(".ant-modal-confirm-btns .ant-btn-primary").last();
-const menuTexts = (page: Page) => page.locator('[data-testid="main-menu"] .ant-menu-item').allInnerTexts();
+/**
+ * Confirms the open confirm dialog and waits for what its answer shows. On a loaded machine
+ * a click during the dialog's opening animation can be lost: when the dialog is still open
+ * and idle a few seconds later, its button is clicked again (antd runs onOk once per dialog).
+ */
+async function confirmUntil(page: Page, shown: string) {
+  await confirmOk(page).click();
+  let clicked = Date.now();
+  await poll(
+    async () => {
+      if (await page.locator(shown).count()) return true;
+      const btn = confirmOk(page);
+      const idle = (await btn.isVisible().catch(() => false)) && !((await btn.getAttribute("class").catch(() => "")) ?? "").includes("ant-btn-loading");
+      if (idle && Date.now() - clicked > 5_000) {
+        await btn.click({ timeout: 2_000 }).catch(() => undefined);
+        clicked = Date.now();
+      }
+      return false;
+    },
+    (x) => x,
+    `${shown} after confirming`,
+    60_000,
+  );
+}
+/** The menu entries' titles (a core entry's subtitle is its second line). */
+const menuTexts = async (page: Page) => (await page.locator('[data-testid="main-menu"] .ant-menu-item').allInnerTexts()).map((m) => m.split("\n")[0]);
 
 /** Picks an option of an antd Select by its text (typing first when `typed` is given). */
 async function pick(page: Page, select: Locator, text: string, typed?: string) {
@@ -217,8 +242,7 @@ test("the super finds the plugin, installs, upgrades and rolls it back, allows i
     await waitCount(page.locator(".ant-table-row", { hasText: "Beta Labs" }), 1);
 
     await page.click(`[data-testid="publisher-rotate-${publisherId}"]`);
-    await confirmOk(page).click();
-    await page.waitForSelector('[data-testid="publisher-token"]');
+    await confirmUntil(page, '[data-testid="publisher-token"]');
     const rotated = (await row(page, "publisher-token").locator("code").innerText()).trim();
     expect(rotated).toMatch(/^mkp_/);
     expect(rotated).not.toBe(publisherToken);

@@ -129,7 +129,10 @@ test("queues, tags, users with queues and quick messages", async () => {
   expect((await t.api.get("/users?searchParam=Paula", admin2)).body.users).toHaveLength(0);
 
   // Quick messages: a global one and one for a queue.
-  await tab(page, "mensagens-rapidas", "quick-messages-page");
+  // (their page left settings for the main menu)
+  await page.locator('[data-testid="main-menu"] .ant-menu-item', { hasText: "Mensagens rápidas" }).click();
+  await page.waitForSelector('[data-testid="quick-messages-page"]');
+  await waitCount(page.locator('[data-testid="quick-messages-page"] .ant-spin-spinning'), 0);
   await page.click('[data-testid="quick-new"]');
   await modal(page).locator('[data-testid="quick-key"]').fill("/boasvindas");
   await modal(page).locator('[data-testid="quick-message"]').fill("Olá! Seja bem-vindo à nossa central.");

@@ -26,7 +26,8 @@ let admin2: Auth;
 beforeAll(async () => {
   // A namespace of its own: the plugin remembers sends in Redis by (namespace, connection, message id),
   // and a fresh database numbers both from 1 again.
-  t = await startCore({ env: { NAMESPACE: `tg-browser-${uid()}` } });
+  // The fake Bot API is on loopback: the platform allow-lists it (outbound URL policy).
+  t = await startCore({ env: { NAMESPACE: `tg-browser-${uid()}`, OUTBOUND_URL_ALLOWLIST: "127.0.0.1" } });
   f = await createTenant(t, { tier: "BASIC" });
   expect((await t.api.put(`/tenants/${f.tenantId}/terms-acceptance`, { accepted: true }, f.admin)).status).toBe(200);
   expect((await t.api.put(`/users/${f.admin.userId}/lgpd-consent`, { accepted: true }, f.admin)).status).toBe(200);

@@ -17,7 +17,7 @@ import { useFakeWhatsApp, type FakeWhatsApp } from "../../plugins/channel-whatsa
 import { textMessage, type FakeSocket } from "../../plugins/channel-whatsapp/test/session/support/fake-socket";
 import { waMessage } from "../../plugins/channel-whatsapp/test/fixtures/wa";
 import type { WASocketLike } from "../../plugins/channel-whatsapp/src/session/socket-factory";
-import { acceptTerms, launchBrowser, newPage, poll, screenErrors, screenshot, sessionLogin, shot, waitAttr, waitCount, waitText } from "./browser";
+import { acceptTerms, launchBrowser, newPage, poll, screenErrors, screenshot, scrollTo, sessionLogin, shot, waitAttr, waitCount, waitText } from "./browser";
 
 jest.setTimeout(300_000);
 
@@ -85,7 +85,7 @@ test("an admin links WhatsApp with the plugin's form; messages flow both ways; g
     await page.click('[data-testid="channel-save"]');
     await waitText(form, "Informe um proxy http(s):// ou socks4/5:// válido");
     await waitText(form, "A data inicial deve ser anterior ou igual à final");
-    await d.locator('input[name="proxyUrl"]').scrollIntoViewIfNeeded();
+    await scrollTo(d.locator('input[name="proxyUrl"]'));
     await shot(page, "whatsapp-form-invalid");
     await d.locator('input[name="proxyUrl"]').fill("");
     await d.locator('[data-testid="whatsapp-import-to"]').fill("2024-06-30");
@@ -121,7 +121,7 @@ test("an admin links WhatsApp with the plugin's form; messages flow both ways; g
     await panel.waitFor({ timeout: 15_000 });
     await waitAttr(panel, "data-status", "qrcode");
     await e.locator('[data-testid="whatsapp-qr-image"]').waitFor({ timeout: 10_000 });
-    await e.locator('[data-testid="whatsapp-qr"]').scrollIntoViewIfNeeded();
+    await scrollTo(e.locator('[data-testid="whatsapp-qr"]'));
     expect(await e.locator('[data-testid="whatsapp-qr-image"]').getAttribute("src")).toMatch(/^data:image\/png;base64,/);
     await shot(page, "whatsapp-form-qr");
     await e.locator('[data-testid="whatsapp-pairing-phone"]').fill("12 34");
@@ -131,7 +131,7 @@ test("an admin links WhatsApp with the plugin's form; messages flow both ways; g
     await e.locator('[data-testid="whatsapp-pairing-get"]').click();
     await waitText(e.locator('[data-testid="whatsapp-pairing-code"]'), "K7QX-2MPA");
     expect(first.pairingRequests).toEqual(["5511977770000"]);
-    await e.locator('[data-testid="whatsapp-pairing-code"]').scrollIntoViewIfNeeded();
+    await scrollTo(e.locator('[data-testid="whatsapp-pairing-code"]'));
     await shot(page, "whatsapp-form-pairing-code");
 
     // The phone links: creds registered, WhatsApp restarts the socket (515), the new one opens.
@@ -143,7 +143,7 @@ test("an admin links WhatsApp with the plugin's form; messages flow both ways; g
     await waitText(panel, "+5511977770000");
     await e.locator('[data-testid="whatsapp-health-refresh"]').click();
     await waitText(e.locator('[data-testid="whatsapp-health-status"]'), "Conectado");
-    await e.locator('[data-testid="whatsapp-health"]').scrollIntoViewIfNeeded();
+    await scrollTo(e.locator('[data-testid="whatsapp-health"]'));
     await shot(page, "whatsapp-form-connected");
     await page.locator(".ant-drawer-close").click();
     await waitCount(page.locator(".ant-drawer-body"), 0);
@@ -258,7 +258,7 @@ test("a reset from the form logs the phone out and shows a new QR code", async (
     await page.click(`[data-testid="channel-edit-${conn.id}"]`);
     const r = drawer(page);
     await waitAttr(r.locator('[data-testid="whatsapp-session-panel"]'), "data-status", "connected");
-    await r.locator('[data-testid="whatsapp-reset"]').scrollIntoViewIfNeeded();
+    await scrollTo(r.locator('[data-testid="whatsapp-reset"]'));
     await r.locator('[data-testid="whatsapp-reset"]').click();
     await shot(page, "whatsapp-form-reset-confirm");
     await page.locator(".ant-popconfirm .ant-btn-dangerous").click();
@@ -270,7 +270,7 @@ test("a reset from the form logs the phone out and shows a new QR code", async (
     await r.locator('[data-testid="whatsapp-qr-image"]').waitFor({ timeout: 10_000 });
     expect(fresh.pairingRequests).toEqual([]);
     expect(wa.factory.live.filter((s) => s.opts.ref.connectionId === conn.id)).toEqual([fresh]);
-    await r.locator('[data-testid="whatsapp-qr"]').scrollIntoViewIfNeeded();
+    await scrollTo(r.locator('[data-testid="whatsapp-qr"]'));
     await shot(page, "whatsapp-form-reset");
     expect(screenErrors(page)).toEqual([]);
   } catch (err) {

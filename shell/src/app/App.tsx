@@ -64,17 +64,27 @@ export function createRouter() {
           ],
         },
         { path: "/contatos", element: page(() => import("../pages/contatos/ContatosPage")) },
+        { path: "/mensagens-rapidas", element: page(() => import("../pages/mensagens-rapidas/MensagensRapidasPage")) },
         {
           path: "/configuracoes",
           element: page(() => import("../pages/configuracoes/ConfiguracoesPage")),
           children: [
             { index: true, element: <Navigate to="usuarios" replace /> },
+            { path: "geral", element: page(() => import("../pages/configuracoes/geral/GeralPage")) },
             { path: "usuarios", element: page(() => import("../pages/configuracoes/UsuariosPage")) },
             { path: "filas", element: page(() => import("../pages/configuracoes/FilasPage")) },
             { path: "etiquetas", element: page(() => import("../pages/configuracoes/EtiquetasPage")) },
             { path: "canais", element: page(() => import("../pages/configuracoes/CanaisPage")) },
-            { path: "mensagens-rapidas", element: page(() => import("../pages/configuracoes/MensagensRapidasPage")) },
-            { path: "*", element: <NotFound /> },
+            // Time (spec §3): the tenant's own hours, hours by queue / user / connection with holidays and smart close, users' availability.
+            { path: "horario", element: page(() => import("../pages/configuracoes/tempo/HorarioPage")) },
+            { path: "business-hours", element: page(() => import("../pages/configuracoes/tempo/BusinessHoursPage")) },
+            { path: "horarios", element: page(() => import("../pages/configuracoes/tempo/HorariosPage")) },
+            // The master admin's (PathGate refuses anyone else).
+            { path: "globais", element: page(() => import("../pages/configuracoes/globais/GlobaisPage")) },
+            // Quick messages left settings for the main area (spec §2): old links land there.
+            { path: "mensagens-rapidas", element: <Navigate to="/mensagens-rapidas" replace /> },
+            // A plugin's settings section (runtime.addSettingsSection), or not found.
+            { path: "*", element: page(() => import("../plugins/slots").then((m) => ({ default: m.PluginSettingsSection }))) },
           ],
         },
         { path: "/modulos", element: page(() => import("../pages/modulos/ModulosPage")) },

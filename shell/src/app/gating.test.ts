@@ -1,5 +1,5 @@
 import { PluginRegistry } from "../plugins/registry";
-import { accessForPath, tierForPath } from "./gating";
+import { accessForPath, isMasterAdmin, masterOnlyPath, tierForPath } from "./gating";
 
 describe("gating", () => {
   it("takes a plugin route's tier from its manifest: a declared route, or one an enabled remote registered", () => {
@@ -13,15 +13,35 @@ describe("gating", () => {
     expect(tierForPath("/kanban", r)).toBe("PLUS");
     expect(tierForPath("/configuracoes/prompt", r)).toBe("PREMIUM");
     expect(tierForPath("/relatorios/nps", r)).toBe("BASIC");
-    // The spec's gated names are no longer the shell's to know: without a plugin declaring them, no tier.
-    expect(tierForPath("/campanhas", r)).toBeUndefined();
     expect(tierForPath("/home", r)).toBeUndefined();
     expect(tierForPath("/configuracoes/usuarios", r)).toBeUndefined();
+  });
+
+  it("names the spec's tier of a gated feature no plugin has claimed yet, and lets a plugin's manifest decide once it does", () => {
+    const r = new PluginRegistry();
+    expect(tierForPath("/campanhas", r)).toBe("BASIC");
+    expect(tierForPath("/chat-interno", r)).toBe("PLUS");
+    expect(tierForPath("/campanhasms", r)).toBe("PREMIUM");
+    expect(tierForPath("/configuracoes/typebotapi", r)).toBe("PLUS");
+    expect(tierForPath("/configuracoes/importacao-zpro", r)).toBe("PREMIUM");
+    // A plugin that claims a path decides its tier, even against the table.
+    r.setRouteTiers([{ path: "campanhas", pluginId: "campaign-basic", tier: "PLUS" }]);
+    expect(tierForPath("/campanhas", r)).toBe("PLUS");
   });
 
   it("keeps the profile gates of the core's routes", () => {
     expect(accessForPath("/configuracoes/canais")).toBe("admin");
     expect(accessForPath("/marketplace")).toBe("super");
     expect(accessForPath("/atendimento")).toBeUndefined();
+  });
+
+  it("keeps global settings for the master admin: a super with the master flag", () => {
+    expect(masterOnlyPath("/configuracoes/globais")).toBe(true);
+    expect(masterOnlyPath("/configuracoes/geral")).toBe(false);
+    expect(masterOnlyPath("/globais")).toBe(false);
+    const who = (profile: "admin" | "super", isMaster: boolean) => ({ session: { isMaster }, can: (a: string) => a !== "super" || profile === "super" });
+    expect(isMasterAdmin(who("super", true))).toBe(true);
+    expect(isMasterAdmin(who("super", false))).toBe(false);
+    expect(isMasterAdmin(who("admin", true))).toBe(false);
   });
 });

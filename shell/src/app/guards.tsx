@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from "react";
 import { Navigate, useLocation } from "react-router-dom";
 import { observer } from "mobx-react-lite";
 import { useRoot } from "./context";
-import { accessForPath, tierForPath } from "./gating";
+import { accessForPath, isMasterAdmin, masterOnlyPath, tierForPath } from "./gating";
 import { tierAtLeast } from "./root";
 
 /** Main-area routes: without a session, to /login (the wanted path goes along as ?redirect= for after login). */
@@ -26,7 +26,8 @@ function Refuse({ notice }: { notice: () => void }) {
 /**
  * Profile and licence gates of the current path (spec §6): a tier above the tenant's shows the
  * notice naming the tier and returns to /home; /configuracoes for a non-admin shows the
- * no-permission notice and goes to the dashboard.
+ * no-permission notice and goes to the dashboard, and so does a master-only settings child
+ * (global settings) for anyone but the master admin.
  */
 export const PathGate = observer(function PathGate({ children }: { children: ReactNode }) {
   const root = useRoot();
@@ -34,7 +35,7 @@ export const PathGate = observer(function PathGate({ children }: { children: Rea
   const tier = tierForPath(pathname, root.plugins);
   if (tier && !tierAtLeast(root.session.tier, tier)) return <Refuse key={pathname} notice={() => root.licenceNotice(tier)} />;
   const access = accessForPath(pathname);
-  if (access && !root.can(access)) {
+  if ((access && !root.can(access)) || (masterOnlyPath(pathname) && !isMasterAdmin(root))) {
     return (
       <Refuse
         key={pathname}

@@ -1,5 +1,18 @@
 import { makeAutoObservable } from "mobx";
-import type { ChatListActionDefinition, ConnectFormDefinition, UiMenuItem, UiRoute, UiTier } from "@openatende/plugin-sdk/ui";
+import type {
+  ChatListActionDefinition,
+  ClosingDialogDefinition,
+  ComposerActionDefinition,
+  ComposerReplacementDefinition,
+  ConnectFormDefinition,
+  ContactPanelSectionDefinition,
+  DashboardBlockDefinition,
+  FormSectionDefinition,
+  SettingsSectionDefinition,
+  UiMenuItem,
+  UiRoute,
+  UiTier,
+} from "@openatende/plugin-sdk/ui";
 
 /** What GET /plugins/enabled answers for one plugin. */
 export interface EnabledPlugin {
@@ -38,6 +51,35 @@ export interface PluginChatListAction extends ChatListActionDefinition {
   pluginId: string;
 }
 
+/** Any definition a plugin registered, with the plugin it came from. */
+export type Owned<D> = D & { pluginId: string };
+
+/** The slots of the screens a plugin can add to, each a list of what plugins put there. */
+export interface PluginSlots {
+  settingsSections: Owned<SettingsSectionDefinition>[];
+  composerActions: Owned<ComposerActionDefinition>[];
+  composerReplacements: Owned<ComposerReplacementDefinition>[];
+  closingDialogs: Owned<ClosingDialogDefinition>[];
+  contactPanel: Owned<ContactPanelSectionDefinition>[];
+  connectionForm: Owned<FormSectionDefinition>[];
+  queueForm: Owned<FormSectionDefinition>[];
+  dashboard: Owned<DashboardBlockDefinition>[];
+}
+
+const emptySlots = (): PluginSlots => ({
+  settingsSections: [],
+  composerActions: [],
+  composerReplacements: [],
+  closingDialogs: [],
+  contactPanel: [],
+  connectionForm: [],
+  queueForm: [],
+  dashboard: [],
+});
+
+/** A slot entry's identity: settings sections by path, the others by plugin and key. */
+const slotKey = (x: { pluginId: string; key?: string; path?: string }) => (x.path !== undefined && x.key === undefined ? `path:${x.path}` : `${x.pluginId}:${x.key}`);
+
 /** What the enabled plugins' remotes registered: routes, menu entries, connection forms and chat-list actions. */
 export class PluginRegistry {
   enabled: EnabledPlugin[] = [];
@@ -47,6 +89,7 @@ export class PluginRegistry {
   menu: PluginMenuItem[] = [];
   connectForms = new Map<string, PluginConnectForm>();
   chatListActions: PluginChatListAction[] = [];
+  slots: PluginSlots = emptySlots();
   /** Plugin id → "loading" | "ready" | error message. */
   state = new Map<string, string>();
   loaded = false;
@@ -76,14 +119,30 @@ export class PluginRegistry {
   addRoute(r: PluginRoute) {
     this.routes = [...this.routes.filter((x) => x.path !== r.path), r];
   }
+  /**
+   * Menu entries in the enabled plugins' order (the core's list), whatever order their remotes
+   * finished loading in: two plugins' entries never swap from one page load to the next.
+   */
   addMenuItem(m: PluginMenuItem) {
-    this.menu = [...this.menu.filter((x) => x.key !== m.key), m];
+    const rank = (x: PluginMenuItem) => {
+      const i = this.enabled.findIndex((e) => e.id === x.pluginId);
+      return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+    };
+    const next = [...this.menu.filter((x) => x.key !== m.key), m];
+    // Array.prototype.sort is stable: one plugin's entries keep their registration order.
+    this.menu = next.sort((a, b) => rank(a) - rank(b));
   }
   addConnectForm(f: PluginConnectForm) {
     this.connectForms.set(f.type, f);
   }
   addChatListAction(a: PluginChatListAction) {
     this.chatListActions = [...this.chatListActions.filter((x) => !(x.pluginId === a.pluginId && x.key === a.key)), a];
+  }
+  /** Adds (or replaces, by key) an entry of a slot. */
+  addToSlot<K extends keyof PluginSlots>(slot: K, entry: PluginSlots[K][number]) {
+    const k = slotKey(entry as { pluginId: string; key?: string; path?: string });
+    const list = (this.slots[slot] as Array<{ pluginId: string; key?: string; path?: string }>).filter((x) => slotKey(x) !== k);
+    this.slots = { ...this.slots, [slot]: [...list, entry] };
   }
   setState(id: string, s: string) {
     this.state.set(id, s);
@@ -107,6 +166,7 @@ export class PluginRegistry {
     this.menu = [];
     this.connectForms = new Map();
     this.chatListActions = [];
+    this.slots = emptySlots();
     this.state = new Map();
     this.loaded = false;
   }

@@ -2,6 +2,7 @@ import { loadRemote, registerRemotes } from "@module-federation/enhanced/runtime
 import type { RegisterFn, ShellRuntime, UiLocale } from "@openatende/plugin-sdk/ui";
 import type { RootStore } from "../app/root";
 import type { EnabledPlugin, PluginRouteTier } from "./registry";
+import { pluginRealtimeEvent } from "@openatende/plugin-sdk/ui";
 // The name the plugin's build gave its container (the SDK's rsbuild-remote uses the same).
 import { containerName } from "@openatende/contracts/ui-remote";
 
@@ -40,6 +41,15 @@ export function runtimeFor(root: RootStore, p: EnabledPlugin): ShellRuntime {
     addMenuItem: (m) => root.plugins.addMenuItem({ ...m, pluginId: p.id }),
     registerConnectForm: (f) => root.plugins.addConnectForm({ ...f, pluginId: p.id }),
     registerChatListAction: (a) => root.plugins.addChatListAction({ ...a, pluginId: p.id }),
+    realtime: { on: (event, handler) => root.realtime.on(pluginRealtimeEvent(p.id, event), handler) },
+    addSettingsSection: (x) => root.plugins.addToSlot("settingsSections", { ...x, pluginId: p.id }),
+    registerComposerAction: (x) => root.plugins.addToSlot("composerActions", { ...x, pluginId: p.id }),
+    registerComposerReplacement: (x) => root.plugins.addToSlot("composerReplacements", { ...x, pluginId: p.id }),
+    registerClosingDialog: (x) => root.plugins.addToSlot("closingDialogs", { ...x, pluginId: p.id }),
+    registerContactPanelSection: (x) => root.plugins.addToSlot("contactPanel", { ...x, pluginId: p.id }),
+    registerConnectionFormSection: (x) => root.plugins.addToSlot("connectionForm", { ...x, pluginId: p.id }),
+    registerQueueFormSection: (x) => root.plugins.addToSlot("queueForm", { ...x, pluginId: p.id }),
+    addDashboardBlock: (x) => root.plugins.addToSlot("dashboard", { ...x, pluginId: p.id }),
   };
   return rt;
 }

@@ -155,12 +155,13 @@ export class MessagesStore {
   }
 
   /** The newest page (opening a ticket; the API marks it read for the ticket's holder). */
-  async load(ticketId: number) {
+  async load(ticketId: number, opts: { watch?: boolean } = {}) {
     const t = this.thread(ticketId);
     t.loading = true;
     t.failed = false;
     try {
-      const r = await this.api.get<PageAnswer>(`/messages/${ticketId}`, { query: { pageNumber: 1, pageSize: MESSAGES_PAGE_SIZE } });
+      // Watching (spec §4): the API reads nothing and sends no receipt, even for the holder.
+      const r = await this.api.get<PageAnswer>(`/messages/${ticketId}`, { query: { pageNumber: 1, pageSize: MESSAGES_PAGE_SIZE, watch: opts.watch || undefined } });
       runInAction(() => {
         t.merge(r.messages.map(toMessage));
         t.hasMore = r.hasMore;

@@ -36,7 +36,11 @@ export interface AttendanceFilter {
   withUnreadMessages: boolean;
   isNotAssignedUser: boolean;
   includeNotQueueDefined: boolean;
+  /** Spec §2 ticket ordering (GET /tickets orderBy): latest activity first, or oldest first. */
+  orderBy: TicketOrder;
 }
+
+export type TicketOrder = "recent" | "oldest";
 
 /** The attendance filter's defaults (spec §3). */
 export const DEFAULT_FILTER: AttendanceFilter = {
@@ -49,6 +53,7 @@ export const DEFAULT_FILTER: AttendanceFilter = {
   withUnreadMessages: false,
   isNotAssignedUser: false,
   includeNotQueueDefined: true,
+  orderBy: "recent",
 };
 
 export interface UserConfigs {

@@ -1,6 +1,6 @@
 import { makeAutoObservable, observableRef } from "mobx";
 import type { ChatCreatePayload } from "@openatende/contracts/realtime";
-import { compareTickets, matchesSearch, visibleInList, type ListFilter, type TabKey, type Ticket, type Viewer, type VisibilitySettings } from "./tickets-filter";
+import { compareTickets, matchesSearch, visibleInList, type ListFilter, type TabKey, type Ticket, type TicketOrder, type Viewer, type VisibilitySettings } from "./tickets-filter";
 
 /**
  * The loaded tickets of a tab and the live changes applied to them: a page appended, a ticket
@@ -64,12 +64,12 @@ export function completeTicket(p: Partial<Ticket> & { id: number }): Ticket | nu
 }
 
 /** The index where a ticket goes in a list already in order (binary search). */
-function placeOf(sorted: readonly Ticket[], t: Ticket): number {
+function placeOf(sorted: readonly Ticket[], t: Ticket, order: TicketOrder): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (compareTickets(sorted[mid], t) <= 0) lo = mid + 1;
+    if (compareTickets(sorted[mid], t, order) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -79,6 +79,8 @@ function placeOf(sorted: readonly Ticket[], t: Ticket): number {
 export class TicketList {
   items: Ticket[] = [];
   hasMore = false;
+  /** The order the pages were asked in (the user's filter): live changes keep it. */
+  order: TicketOrder = "recent";
 
   constructor() {
     makeAutoObservable(this, { items: observableRef }, { autoBind: true });
@@ -93,7 +95,8 @@ export class TicketList {
   }
 
   /** A page from the API: appended after what is there, without duplicates (a live insert may have shifted the pages). */
-  receivePage(rows: Ticket[], hasMore: boolean, reset: boolean) {
+  receivePage(rows: Ticket[], hasMore: boolean, reset: boolean, order?: TicketOrder) {
+    if (order) this.order = order;
     const base = reset ? [] : this.items;
     const seen = new Set(base.map((t) => t.id));
     const next = base.slice();
@@ -119,9 +122,9 @@ export class TicketList {
       return "removed";
     }
     const rest = existing ? this.items.filter((t) => t.id !== patch.id) : this.items;
-    if (!existing && this.hasMore && rest.length && compareTickets(merged, rest[rest.length - 1]) > 0) return "ignored";
+    if (!existing && this.hasMore && rest.length && compareTickets(merged, rest[rest.length - 1], this.order) > 0) return "ignored";
     const next = rest.slice();
-    next.splice(placeOf(rest, merged), 0, merged);
+    next.splice(placeOf(rest, merged, this.order), 0, merged);
     this.items = next;
     return existing ? "updated" : "added";
   }
@@ -132,7 +135,7 @@ export class TicketList {
     if (idx < 0) return;
     const merged = mergeTicket(this.items[idx], patch);
     const rest = this.items.filter((t) => t.id !== id);
-    rest.splice(placeOf(rest, merged), 0, merged);
+    rest.splice(placeOf(rest, merged, this.order), 0, merged);
     this.items = rest;
   }
 

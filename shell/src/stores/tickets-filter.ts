@@ -1,6 +1,6 @@
 import { inList, type Viewer, type VisibilitySettings } from "@openatende/contracts/visibility";
 import type { TicketContact, TicketStatus, TicketView } from "@openatende/contracts/realtime";
-import type { AttendanceFilter } from "./session";
+import type { AttendanceFilter, TicketOrder } from "./session";
 
 /**
  * Which tickets a tab of the attendance list holds and in what order: the API's rules, so a
@@ -24,14 +24,20 @@ export const TAB_STATUSES: Record<TabKey, TicketStatus[]> = {
 
 export type ListFilter = Pick<AttendanceFilter, "searchParam" | "showAll" | "queuesIds" | "withUnreadMessages" | "isNotAssignedUser" | "includeNotQueueDefined">;
 
-/** The API's order: pinned first, then tickets with unread messages, then the latest activity. */
-export function compareTickets(a: Ticket, b: Ticket): number {
+export type { TicketOrder };
+
+/**
+ * The API's order: pinned first, then tickets with unread messages, then the latest activity
+ * first ("recent") or the oldest first ("oldest"), the id breaking ties the same way.
+ */
+export function compareTickets(a: Ticket, b: Ticket, order: TicketOrder = "recent"): number {
   if (!!a.pinned !== !!b.pinned) return a.pinned ? -1 : 1;
   const ua = a.unreadMessages > 0;
   const ub = b.unreadMessages > 0;
   if (ua !== ub) return ua ? -1 : 1;
-  if (a.lastMessageAt !== b.lastMessageAt) return (b.lastMessageAt || 0) - (a.lastMessageAt || 0);
-  return b.id - a.id;
+  const sign = order === "oldest" ? -1 : 1;
+  if (a.lastMessageAt !== b.lastMessageAt) return sign * ((b.lastMessageAt || 0) - (a.lastMessageAt || 0));
+  return sign * (b.id - a.id);
 }
 
 /** Whether a ticket belongs to a tab's list under a filter, as the API's list decides it. */

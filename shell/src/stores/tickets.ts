@@ -25,8 +25,6 @@ export interface TicketsDeps {
   settings(): VisibilitySettings;
 }
 
-export const TICKETS_PAGE_SIZE = 50;
-
 interface ListAnswer {
   tickets: Ticket[];
   hasMore: boolean;
@@ -82,8 +80,9 @@ export class TicketsStore {
       withUnreadMessages: f.withUnreadMessages || undefined,
       isNotAssignedUser: f.isNotAssignedUser || undefined,
       includeNotQueueDefined: f.includeNotQueueDefined,
+      orderBy: f.orderBy === "oldest" ? "oldest" : undefined,
       pageNumber,
-      pageSize: TICKETS_PAGE_SIZE,
+      // No pageSize: a page is the tenant's ticket list limit (spec §3, the API's default).
     };
   }
 
@@ -109,11 +108,12 @@ export class TicketsStore {
     this.failed = false;
     this.heardWhileLoading = [];
     try {
+      const order = this.deps.filter().orderBy === "oldest" ? "oldest" : "recent";
       const r = await this.deps.api.get<ListAnswer>("/tickets", { query: this.query(1), signal: ctrl.signal });
       if (req !== this.request) return;
       runInAction(() => {
         this.pageNumber = 1;
-        this.list.receivePage(r.tickets, r.hasMore, true);
+        this.list.receivePage(r.tickets, r.hasMore, true, order);
         this.loaded = true;
         const again = this.heardWhileLoading;
         this.heardWhileLoading = [];

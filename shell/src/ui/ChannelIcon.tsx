@@ -37,12 +37,14 @@ const NAMED: Record<string, ComponentType> = {
 /** A plugin that declares no colour (or none is known: its plugin is gone) is drawn in grey. */
 export const NEUTRAL_COLOR = "#4b5563";
 
-/** The glyph of an icon: a known name, the plugin's own image, or a neutral one. */
-function Glyph({ icon, size }: { icon?: string; size?: number }) {
+/** The glyph of an icon: a known name, the plugin's own image, or a neutral one (`fallback`, default a speech bubble). */
+export function Glyph({ icon, size, fallback }: { icon?: string; size?: number; fallback?: ComponentType }) {
   if (icon && !NAMED[icon] && /^(https:|data:image\/)/i.test(icon)) {
-    return <img src={icon} alt="" width={size ?? "1em"} height={size ?? "1em"} style={{ objectFit: "contain", display: "block" }} />;
+    // The size in CSS: a width attribute of "1em" is read as 1 pixel.
+    const side = size ? `${size}px` : "1em";
+    return <img src={icon} alt="" style={{ width: side, height: side, objectFit: "contain", display: "block" }} />;
   }
-  const C = (icon && NAMED[icon]) || MessageOutlined;
+  const C = (icon && NAMED[icon]) || fallback || MessageOutlined;
   return <C />;
 }
 

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { ClosingDialogHost } from "../../plugins/attendance-slots";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate, useParams } from "react-router-dom";
@@ -82,6 +83,7 @@ export default observer(function AtendimentoPage() {
       ) : (
         <Welcome a={a} onNewChat={() => navigate("/atendimento/contatos")} />
       )}
+      <ClosingDialogHost />
     </div>
   );
 });

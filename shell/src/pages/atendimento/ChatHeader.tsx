@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { closingDialogs, uiTicketOf } from "../../plugins/attendance-slots";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { Button, Dropdown, Modal, Tooltip } from "antd";
@@ -17,6 +18,7 @@ import {
   UserOutlined,
   PlayCircleOutlined,
   IdcardOutlined,
+  EyeOutlined,
 } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
 import type { Ticket } from "../../stores/tickets";
@@ -25,6 +27,7 @@ import { ContactAvatar } from "./TicketRow";
 import { ChannelIcon } from "../../ui/ChannelIcon";
 import { TransferModal } from "./TransferModal";
 import { avatarColor } from "../../ui/person";
+import { isWatching } from "./WatchBar";
 
 /**
  * The pane's header: who the contact is, the ticket's protocol, queue and holder, and the
@@ -77,7 +80,9 @@ export const ChatHeader = observer(function ChatHeader({
     }
   }
 
-  function confirmResolve() {
+  async function confirmResolve() {
+    // The plugins' closing dialogs first (a questionnaire): any one cancelled keeps it open.
+    if (!(await closingDialogs.ask(root, uiTicketOf({ ...ticket, channel: conn?.type })))) return;
     void update("resolve", { status: "closed" }, t("atendimento.actions.resolved"));
   }
 
@@ -132,6 +137,11 @@ export const ChatHeader = observer(function ChatHeader({
                 : t("atendimento.status.with", { name: holder?.name ?? "—" })
               : t(`atendimento.status.${ticket.status}`)}
           </span>
+          {isWatching(ticket, s.userId) ? (
+            <span className="oa-watch-chip" title={t("atendimento.watch.hint")} data-testid="watching-chip">
+              <EyeOutlined /> {t("atendimento.watch.chip")}
+            </span>
+          ) : null}
           {queue ? (
             <span className="oa-queue-chip" style={{ ["--chip" as string]: avatarColor(queue.id) }}>
               <i />
@@ -167,7 +177,7 @@ export const ChatHeader = observer(function ChatHeader({
           </Tooltip>
         ) : null}
         {ticket.status === "open" || ticket.status === "pending" ? (
-          <Button icon={<CheckCircleOutlined />} className="oa-resolve-btn" loading={busy === "resolve"} onClick={confirmResolve} disabled={!canManage} data-testid="action-resolve" aria-label={t("atendimento.actions.resolve")}>
+          <Button icon={<CheckCircleOutlined />} className="oa-resolve-btn" loading={busy === "resolve"} onClick={() => void confirmResolve()} disabled={!canManage} data-testid="action-resolve" aria-label={t("atendimento.actions.resolve")}>
             <span className="oa-hide-narrow">{t("atendimento.actions.resolve")}</span>
           </Button>
         ) : null}

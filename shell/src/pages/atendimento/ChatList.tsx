@@ -11,6 +11,7 @@ import type { Attendance } from "./attendance";
 import { FiltersPanel, activeFilterCount } from "./FiltersPanel";
 import { TicketRow, type RowLabels } from "./TicketRow";
 import { listTime } from "./format";
+import { slaAgeParts, slaThresholds, ticketSla } from "./sla";
 import { runtimeFor } from "../../plugins/remotes";
 import type { PluginChatListAction } from "../../plugins/registry";
 
@@ -142,6 +143,16 @@ const NotificationsButton = observer(function NotificationsButton({ a }: { a: At
   );
 });
 
+/** The time now, moved every `everyMs`. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const h = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(h);
+  }, [everyMs]);
+  return now;
+}
+
 const TicketListBody = observer(function TicketListBody({ a, activeId, onOpen, filtersActive }: { a: Attendance; activeId: number | null; onOpen: (id: number) => void; filtersActive: boolean }) {
   const { t } = useTranslation();
   const root = useRoot();
@@ -165,6 +176,9 @@ const TicketListBody = observer(function TicketListBody({ a, activeId, onOpen, f
   const me = root.session.userId;
   const locale = root.session.locale;
   const yesterday = t("atendimento.time.yesterday");
+  // The SLA chips age with the clock: the labels are made again each half minute.
+  const now = useNow(30_000);
+  const thresholds = slaThresholds(a.settings.sla);
   const labelsOf = useCallback(
     (x: Ticket): RowLabels => {
       const conn = a.connection(x.connectionId);
@@ -181,6 +195,9 @@ const TicketListBody = observer(function TicketListBody({ a, activeId, onOpen, f
               : stateKind === "mine"
                 ? t("atendimento.status.mine")
                 : holder?.name ?? t("atendimento.status.open");
+      const clock = ticketSla(x, now, thresholds);
+      const age = clock ? slaAgeParts(clock.minutes) : null;
+      const ageText = age ? t(`atendimento.sla.${age.key}`, age.values) : "";
       return {
         time: listTime(x.lastMessageAt || (x.updatedAt ? new Date(x.updatedAt).getTime() : 0), locale, yesterday),
         queueName: a.queue(x.queueId)?.name ?? (x.queueId ? t("atendimento.queue.unknown", { id: x.queueId }) : t("atendimento.queue.none")),
@@ -192,9 +209,10 @@ const TicketListBody = observer(function TicketListBody({ a, activeId, onOpen, f
         preview: x.lastMessage || t("atendimento.list.noMessages"),
         pinnedLabel: t("atendimento.list.pinned"),
         unreadLabel: t("atendimento.list.unread", { count: x.unreadMessages }),
+        sla: clock ? { level: clock.level, text: ageText, title: t("atendimento.sla.title", { age: ageText, state: t(`atendimento.sla.${clock.level}`) }) } : undefined,
       };
     },
-    [a.connections, a.users, a.queues, root.plugins.enabled, me, locale, t],
+    [a.connections, a.users, a.queues, root.plugins.enabled, me, locale, t, now, thresholds.green, thresholds.yellow, thresholds.red],
   );
 
   if (!store.loaded && (store.loading || !store.failed)) {

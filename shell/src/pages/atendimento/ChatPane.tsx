@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { Button, Result, Spin } from "antd";
@@ -13,6 +13,8 @@ import { Composer, type Attachment } from "./Composer";
 import { ContactPanel } from "./ContactPanel";
 import { ForwardModal } from "./ForwardModal";
 import { MessageList } from "./MessageList";
+import { WatchBar, isWatching } from "./WatchBar";
+import { uiTicketOf, useComposerReplacement } from "../../plugins/attendance-slots";
 
 /** The open chat: header with the ticket's actions, the messages, the composer, and the contact side panel. */
 export const ChatPane = observer(function ChatPane({ a, ticketId, onClose, sideOpen, setSideOpen }: { a: Attendance; ticketId: number; onClose: () => void; sideOpen: boolean; setSideOpen: (v: boolean) => void }) {
@@ -32,7 +34,9 @@ export const ChatPane = observer(function ChatPane({ a, ticketId, onClose, sideO
     setSelected(new Set());
     setAttachments([]);
     a.messages.thread(ticketId);
-    void Promise.all([a.openTicketById(ticketId), a.messages.load(ticketId)]).then(() => {
+    // Someone else's or a waiting ticket, as far as the list knows it: only watched, nothing is read.
+    const watch = isWatching(a.tickets.list.get(ticketId) ?? (a.openTicket?.id === ticketId ? a.openTicket : null), root.session.userId);
+    void Promise.all([a.openTicketById(ticketId), a.messages.load(ticketId, { watch })]).then(() => {
       // Opened by its holder: read (the API marked it when the first page was read).
       const tk = a.openTicket;
       if (tk && tk.id === ticketId && tk.userId === root.session.userId) a.tickets.patch(ticketId, { unreadMessages: 0 });
@@ -41,6 +45,20 @@ export const ChatPane = observer(function ChatPane({ a, ticketId, onClose, sideO
 
   const ticket: Ticket | null = a.openTicket && a.openTicket.id === ticketId ? a.openTicket : null;
   const thread = a.messages.threads.get(ticketId);
+
+  // Watched, then taken: the new holder reads the messages now (and the customer gets the receipts).
+  const watching = isWatching(ticket, root.session.userId);
+  // A plugin's composer in place of ours when it applies (a closed 24-hour window).
+  const replacement = useComposerReplacement(ticket ? uiTicketOf({ ...ticket, channel: a.connection(ticket.connectionId)?.type }) : null);
+  const watched = useRef<{ id: number; watching: boolean } | null>(null);
+  useEffect(() => {
+    if (!ticket) return;
+    const before = watched.current;
+    watched.current = { id: ticket.id, watching };
+    if (before?.id === ticket.id && before.watching && !watching && ticket.userId === root.session.userId) {
+      void a.messages.load(ticket.id).then(() => a.tickets.patch(ticket.id, { unreadMessages: 0 }));
+    }
+  }, [ticket?.id, watching]);
 
   if (a.openTicketGone) {
     return (
@@ -121,6 +139,10 @@ export const ChatPane = observer(function ChatPane({ a, ticketId, onClose, sideO
               {t("atendimento.forward.submit")}
             </Button>
           </div>
+        ) : ticket.status === "open" && watching ? (
+          <WatchBar a={a} ticket={ticket} />
+        ) : replacement ? (
+          replacement
         ) : (
           <Composer
             a={a}

@@ -14,6 +14,8 @@ import { fileSize } from "./format";
 import { checkFiles } from "./files";
 import { readBase64 } from "./media";
 import { quoteText } from "./MessageBubble";
+import { ComposerExtraButtons, SignatureToggle } from "./ComposerExtras";
+import { ComposerActions, uiTicketOf } from "../../plugins/attendance-slots";
 
 const EMOJIS = ["😀", "😁", "😂", "😊", "😍", "😉", "🙂", "🤔", "😅", "😢", "😮", "🙏", "👍", "👎", "👏", "🙌", "💪", "👋", "❤️", "🎉", "✅", "❌", "⭐", "🔥"];
 
@@ -345,6 +347,8 @@ export const Composer = observer(function Composer({
               e.target.value = "";
             }}
           />
+          <ComposerExtraButtons ticket={ticket} disabled={!!editing} />
+          <ComposerActions ticket={uiTicketOf(ticket)} text={text} setText={setText} send={async (body) => void (await a.messages.send(ticket.id, { body }))} />
           <Input.TextArea
             ref={inputRef}
             value={text}
@@ -379,6 +383,7 @@ export const Composer = observer(function Composer({
           />
         </div>
       </Popover>
+      <SignatureToggle />
       <div className="oa-composer-hint">{t("atendimento.composer.hint")}</div>
     </div>
   );

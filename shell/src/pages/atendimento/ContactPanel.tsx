@@ -1,4 +1,6 @@
 import { useEffect, useState } from "react";
+import { ContactPanelSections } from "../../plugins/slots";
+import { uiTicketOf } from "../../plugins/attendance-slots";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
@@ -160,6 +162,7 @@ const ContactInfo = observer(function ContactInfo({ a, ticket }: { a: Attendance
           ) : null}
         </dl>
       </Section>
+      <ContactPanelSections contactId={ticket.contactId} ticket={uiTicketOf(ticket)} />
     </div>
   );
 });

@@ -1,6 +1,6 @@
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
-import { Button, Checkbox, Divider, Switch } from "antd";
+import { Button, Checkbox, Divider, Segmented, Switch } from "antd";
 import { useRoot } from "../../app/context";
 import { DEFAULT_FILTER, type AttendanceFilter } from "../../stores/session";
 import type { Attendance } from "./attendance";
@@ -14,6 +14,7 @@ export function activeFilterCount(f: AttendanceFilter, supervisor: boolean): num
   if (f.isNotAssignedUser) n++;
   if (!f.includeNotQueueDefined) n++;
   if (supervisor && f.showAll) n++;
+  if (f.orderBy === "oldest") n++;
   return n;
 }
 
@@ -52,7 +53,18 @@ export const FiltersPanel = observer(function FiltersPanel({ a, onClose }: { a: 
       {supervisor ? <FilterSwitch label={t("atendimento.filters.showAll")} hint={t("atendimento.filters.showAllHint")} checked={f.showAll} onChange={(v) => set({ showAll: v })} testId="filter-show-all" /> : null}
       <div className="oa-filters-order">
         <span className="oa-filters-label">{t("atendimento.filters.order")}</span>
-        <span className="oa-muted oa-small">{t("atendimento.filters.orderValue")}</span>
+        <Segmented
+          block
+          size="small"
+          value={f.orderBy === "oldest" ? "oldest" : "recent"}
+          onChange={(v) => set({ orderBy: v as AttendanceFilter["orderBy"] })}
+          options={[
+            { value: "recent", label: <span data-testid="order-recent">{t("atendimento.filters.orderRecent")}</span> },
+            { value: "oldest", label: <span data-testid="order-oldest">{t("atendimento.filters.orderOldest")}</span> },
+          ]}
+          data-testid="filter-order"
+        />
+        <span className="oa-muted oa-small">{t("atendimento.filters.orderHint")}</span>
       </div>
       <div className="oa-filters-foot">
         <Button

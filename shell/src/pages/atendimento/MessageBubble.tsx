@@ -39,10 +39,20 @@ export function StatusTicks({ m, label }: { m: Message; label: (k: string) => st
   );
 }
 
+/** An agent's signature as the core writes it (core/src/messages/signature.ts): "*Name:*" on the first line. */
+const SIGNATURE = /^\*([^*\n]{1,120}):\*\n/;
+
 export function Body({ text }: { text: string }) {
+  const signed = SIGNATURE.exec(text);
+  const rest = signed ? text.slice(signed[0].length) : text;
   return (
     <>
-      {linkify(text).map((p, i) =>
+      {signed ? (
+        <strong className="oa-bubble-signature" data-testid="message-signature">
+          {signed[1]}:{"\n"}
+        </strong>
+      ) : null}
+      {linkify(rest).map((p, i) =>
         p.href ? (
           <a key={i} href={p.href} target="_blank" rel="noopener noreferrer">
             {p.text}
@@ -136,7 +146,15 @@ export const MessageBubble = memo(function MessageBubble(p: BubbleProps) {
           </div>
         ) : (
           <>
-            {m.media ? <MediaView type={m.mediaType} media={m.media} /> : null}
+            {m.media ? (
+              m.mediaType === "sticker" ? (
+                <div className="oa-media-sticker" data-testid="media-sticker">
+                  <MediaView type="image" media={m.media} />
+                </div>
+              ) : (
+                <MediaView type={m.mediaType} media={m.media} />
+              )
+            ) : null}
             {m.body ? (
               <div className="oa-bubble-text" data-testid="message-body">
                 <Body text={m.body} />
@@ -210,7 +228,7 @@ export const MessageBubble = memo(function MessageBubble(p: BubbleProps) {
 export function quoteText(m: Message, t: (k: string) => string): string {
   if (m.isDeleted) return t("atendimento.message.deleted");
   if (m.body) return m.body.length > 140 ? `${m.body.slice(0, 140)}…` : m.body;
-  if (m.media) return `${t(`atendimento.media.${m.mediaType ?? "document"}`)} · ${m.media.fileName}`;
+  if (m.media) return `${m.mediaType === "sticker" ? t("atendimento.extras.stickerLabel") : t(`atendimento.media.${m.mediaType ?? "document"}`)} · ${m.media.fileName}`;
   return "";
 }
 

@@ -10,6 +10,8 @@ import { MESSAGE_DELETE_WINDOW_MS } from "../../ui/constants";
 import type { Attendance } from "./attendance";
 import { MessageBubble } from "./MessageBubble";
 import { dayKey, dayLabel, memberName } from "./format";
+import { TicketLogLine, TicketTotalTime, useTicketLogs, type TicketLog } from "./TicketLogLine";
+import { useWallpaper } from "./wallpaper";
 
 /**
  * The messages of the open ticket, oldest at the top: day separators, older pages loaded
@@ -45,6 +47,7 @@ export const MessageList = observer(function MessageList({
   const [unseen, setUnseen] = useState(0);
   const [highlight, setHighlight] = useState<number | null>(null);
   const [, setTick] = useState(0);
+  const wallpaper = useWallpaper(root);
   const messages = thread?.messages ?? [];
   const me = root.session.userId;
   const locale = root.session.locale;
@@ -114,10 +117,32 @@ export const MessageList = observer(function MessageList({
     }
   }, []);
 
+  // The ticket's log among the messages (spec §4): each entry before the first message newer than it.
+  const logs = useTicketLogs(root, ticket, messages.filter((m) => m.isDeleted).length);
+  const logWho = (l: TicketLog) => (l.userId === null ? t("atendimento.extras.log.system") : l.userId === me ? t("atendimento.message.you") : (a.user(l.userId)?.name ?? t("atendimento.message.agent")));
+  // Whom a transfer went to: the agent, else the queue.
+  const transferTarget = (l: TicketLog) => {
+    const to = (l.data?.to ?? null) as { userId?: number | null; queueId?: number | null } | null;
+    if (!to) return undefined;
+    if (to.userId) return to.userId === me ? t("atendimento.message.you") : a.user(to.userId)?.name;
+    return to.queueId ? a.queues.find((q) => q.id === to.queueId)?.name : undefined;
+  };
+  // With older pages still unloaded, entries older than the first loaded message wait for them.
+  const firstShown = thread?.hasMore && messages.length ? messages[0].timestamp : -Infinity;
+  const shownLogs = logs.filter((l) => l.at >= firstShown);
+  let logIndex = 0;
+  const logsUntil = (ts: number) => {
+    const out: TicketLog[] = [];
+    while (logIndex < shownLogs.length && shownLogs[logIndex].at <= ts) out.push(shownLogs[logIndex++]);
+    return out.map((l) => <TicketLogLine key={`log-${l.id}`} log={l} who={logWho(l)} target={transferTarget(l)} locale={locale} />);
+  };
+
   const byId = thread?.byId ?? new Map<number, Message>();
   const contactName = ticket.contact?.name ?? "";
-  // In a group the contact is the group: each message names the member who wrote it.
-  const authorOf = (m: Message) => (m.fromMe ? (m.userId === me ? t("atendimento.message.you") : (a.user(m.userId)?.name ?? t("atendimento.message.agent"))) : ((ticket.isGroup && memberName(m.participant)) || contactName));
+  // In a group the contact is the group: each message names the member who wrote it (by name
+  // only when the tenant hides contacts' phones: the core then sends a token for the address).
+  const memberOf = (p: Message["participant"]) => (p?.externalId.startsWith("hidden:") ? p.name?.trim() || t("atendimento.message.member") : memberName(p));
+  const authorOf = (m: Message) => (m.fromMe ? (m.userId === me ? t("atendimento.message.you") : (a.user(m.userId)?.name ?? t("atendimento.message.agent"))) : ((ticket.isGroup && memberOf(m.participant)) || contactName));
 
   if (!thread || (!thread.loaded && thread.loading)) {
     return (
@@ -139,9 +164,15 @@ export const MessageList = observer(function MessageList({
   let prevDay = 0;
   let prevAuthor = "";
   return (
-    <div className="oa-messages-wrap">
+    <div
+      className={`oa-messages-wrap${wallpaper ? " has-wallpaper" : ""}`}
+      style={wallpaper ? { ["--oa-wallpaper" as string]: `url("${wallpaper}")` } : undefined}
+      data-testid="chat-wallpaper"
+      data-wallpaper={wallpaper ? "on" : "off"}
+    >
       <div className="oa-messages" ref={ref} onScroll={onScroll} data-testid="message-list">
         <div className="oa-messages-inner" ref={contentRef}>
+        <TicketTotalTime ticket={ticket} logs={logs} />
         {thread.hasMore ? (
           <div className="oa-older">{thread.loadingOlder ? <Spin size="small" /> : <Button size="small" type="link" onClick={() => void a.messages.loadOlder(ticket.id)}>{t("atendimento.messages.older")}</Button>}</div>
         ) : messages.length ? (
@@ -170,6 +201,7 @@ export const MessageList = observer(function MessageList({
                   <span>{dayLabel(m.timestamp, locale, { today: t("atendimento.time.today"), yesterday: t("atendimento.time.yesterday") })}</span>
                 </div>
               ) : null}
+              {logsUntil(m.timestamp)}
               <MessageBubble
                 m={m}
                 quoted={quoted}
@@ -205,6 +237,7 @@ export const MessageList = observer(function MessageList({
             </Fragment>
           );
         })}
+        {logsUntil(Infinity)}
         </div>
       </div>
       {unseen > 0 ? (

@@ -11,6 +11,8 @@ import {
 import type { Ticket } from "../../stores/tickets";
 import { ChannelIcon, type PluginLooks } from "../../ui/ChannelIcon";
 import { avatarColor, initials } from "../../ui/person";
+import type { SlaLevel } from "./sla";
+import "./sla.css";
 
 export function ContactAvatar({ id, name, size = 44, group }: { id: number; name?: string; size?: number; group?: boolean }) {
   return (
@@ -33,6 +35,8 @@ export interface RowLabels {
   mediaType?: string | null;
   pinnedLabel: string;
   unreadLabel: string;
+  /** The SLA chip (sla.ts): the ticket's age, coloured by the tenant's thresholds; none without a clock. */
+  sla?: { level: SlaLevel; text: string; title: string };
 }
 
 /** One row of the chat list (fixed height: the list is virtual). */
@@ -94,6 +98,13 @@ export const TicketRow = memo(function TicketRow({ t, active, labels, onOpen }: 
             ) : null}
             <span className={`oa-state-chip is-${labels.stateKind}`}>{labels.state}</span>
           </span>
+          {labels.sla ? (
+            <Tooltip title={labels.sla.title}>
+              <span className={`oa-sla-chip is-${labels.sla.level}`} data-testid="sla-chip" data-level={labels.sla.level} aria-label={labels.sla.title}>
+                {labels.sla.text}
+              </span>
+            </Tooltip>
+          ) : null}
           {t.pinned ? (
             <Tooltip title={labels.pinnedLabel}>
               <PushpinFilled className="oa-pin" aria-label={labels.pinnedLabel} />

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
-import { Alert, Modal, Select } from "antd";
+import { Alert, Badge, Modal, Select } from "antd";
 import { SwapOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
 import { ApiError } from "../../api/client";
@@ -114,6 +114,17 @@ export const TransferModal = observer(function TransferModal({ a, ticket, open, 
             value={userId}
             onChange={setUserId}
             options={users.map((u) => ({ value: u.id, label: u.name }))}
+            // Who is online now (spec §4), kept live by the socket.
+            optionRender={(o) => {
+              const online = a.user(Number(o.value))?.status === "online";
+              return (
+                <span className="oa-user-option" data-testid="transfer-user-option" data-status={online ? "online" : "offline"}>
+                  <Badge status={online ? "success" : "default"} />
+                  {o.label}
+                  <em className="oa-muted"> · {online ? t("layout.presence.online") : t("layout.presence.offline")}</em>
+                </span>
+              );
+            }}
             notFoundContent={t("atendimento.transfer.noUsers")}
             data-testid="transfer-user"
           />

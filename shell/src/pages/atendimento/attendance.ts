@@ -2,6 +2,7 @@ import { makeAutoObservable, reaction, runInAction } from "mobx";
 import type { RootStore } from "../../app/root";
 import type { AttendanceFilter } from "../../stores/session";
 import { ApiError } from "../../api/client";
+import { REALTIME_EVENTS, type UserStatusEvent } from "@openatende/contracts/realtime";
 import { TicketsStore, mergeTicket, ticketFromChat, type Ticket, type Viewer, type VisibilitySettings } from "../../stores/tickets";
 import { MessagesStore } from "../../stores/messages";
 import { NotificationsStore } from "../../stores/notifications";
@@ -19,6 +20,8 @@ export interface UserView {
   active: boolean;
   queues: number[];
   image?: string | null;
+  /** Online or offline (spec §4), as GET /users answered and the socket's userStatus keeps it. */
+  status?: "online" | "offline";
 }
 export interface ConnectionView {
   id: number;
@@ -139,6 +142,7 @@ export class Attendance {
         if (e?.action === "create" && !e.message?.fromMe && tid === this.openTicketId) this.markOpenRead();
       }),
       rt.on(`${tenantId}:ticketNote`, (e) => this.messages.onTicketNote(e)),
+      rt.on(REALTIME_EVENTS.userStatus(tenantId), (e: UserStatusEvent) => this.onUserStatus(e)),
       // The socket came back: what happened meanwhile is read again.
       rt.on("ready", () => {
         if (!connectedOnce) {
@@ -149,6 +153,12 @@ export class Attendance {
         if (this.openTicketId) void this.messages.load(this.openTicketId);
       }),
     ];
+  }
+
+  /** A user of the team went online or offline. */
+  onUserStatus(e: UserStatusEvent) {
+    if (!e || !this.users.some((u) => u.id === e.id)) return;
+    this.users = this.users.map((u) => (u.id === e.id ? { ...u, status: e.status } : u));
   }
 
   stop() {

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useFormSections } from "../../plugins/form-sections";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { Alert, Form, Input, Modal, Space, Switch, Tag } from "antd";
@@ -134,6 +135,7 @@ function QueueModal({ queue, onClose, onSaved }: { queue: QueueView | null; onCl
   const { t } = useTranslation();
   const [form] = Form.useForm<{ name: string; active: boolean }>();
   const [saving, setSaving] = useState(false);
+  const sections = useFormSections("queueForm", queue?.id);
   const submit = async () => {
     // Invalid fields show their messages; nothing is sent.
     const v = await form.validateFields().catch(() => null);
@@ -144,6 +146,8 @@ function QueueModal({ queue, onClose, onSaved }: { queue: QueueView | null; onCl
       const saved = queue
         ? await root.api.put<QueueView>(`/queues/${queue.id}`, body, { silent: true, successNotice: true })
         : await root.api.post<QueueView>("/queues", body, { silent: true, successNotice: true });
+      // The plugins' sections (a chatbot's settings of the queue), saved by each plugin once the queue exists.
+      await sections.saveAll(saved.id);
       onSaved(saved);
     } catch (e) {
       if (!applyFieldErrors(form, e, t, ["name", "active"])) root.notifyError(e);
@@ -172,6 +176,7 @@ function QueueModal({ queue, onClose, onSaved }: { queue: QueueView | null; onCl
         </Form.Item>
         <button type="submit" hidden />
       </Form>
+      {sections.parts}
     </Modal>
   );
 }

@@ -12,12 +12,13 @@ import type { Profile, UserList, UserView } from "./usuarios/types";
 import { UserModal } from "./usuarios/UserModal";
 
 const PROFILE_COLOR: Record<Profile, string> = { user: "default", supervisor: "blue", admin: "gold", super: "purple" };
-const PAGE_SIZE = 20;
 
 /** Settings › Usuários: the tenant's users, their profile and queues; deleting hands the tickets to another user. */
 export default observer(function UsuariosPage() {
   const root = useRoot();
   const { t } = useTranslation();
+  // The tenant's page size (general settings: pageSize governs the paged lists), as the contacts page.
+  const pageSize = Math.min(200, Math.max(5, Number(root.settings.get("pageSize")) || 40));
   const [rows, setRows] = useState<UserView[]>([]);
   const [count, setCount] = useState(0);
   const [page, setPage] = useState(1);
@@ -39,7 +40,7 @@ export default observer(function UsuariosPage() {
   const load = useCallback(async () => {
     setLoading(true);
     try {
-      const r = await root.api.get<UserList>("/users", { query: { searchParam: term || undefined, pageNumber: page, pageSize: PAGE_SIZE } });
+      const r = await root.api.get<UserList>("/users", { query: { searchParam: term || undefined, pageNumber: page, pageSize } });
       setRows(r.users);
       setCount(r.count);
     } catch {
@@ -47,7 +48,7 @@ export default observer(function UsuariosPage() {
     } finally {
       setLoading(false);
     }
-  }, [root, term, page]);
+  }, [root, term, page, pageSize]);
   useEffect(() => void load(), [load]);
   useEffect(() => {
     root.api.get<QueueView[]>("/queues").then(setQueues, () => undefined);
@@ -80,7 +81,7 @@ export default observer(function UsuariosPage() {
       rows={rows}
       loading={loading}
       scrollX={720}
-      pagination={count > PAGE_SIZE ? { current: page, pageSize: PAGE_SIZE, total: count, showSizeChanger: false, onChange: setPage } : false}
+      pagination={count > pageSize ? { current: page, pageSize, total: count, showSizeChanger: false, onChange: setPage } : false}
       columns={[
         {
           title: t("configuracoes.users.name"),

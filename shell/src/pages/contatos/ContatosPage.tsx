@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type HTMLAttributes } from "react";
 import { observer } from "mobx-react-lite";
+import { useSearchParams } from "react-router-dom";
 import { useTranslation } from "react-i18next";
 import { Button, Card, Dropdown, Empty, Input, Modal, Pagination, Select, Space, Switch, Table, Tooltip, Typography } from "antd";
 import { ClearOutlined, ContactsOutlined, DownloadOutlined, MoreOutlined, SearchOutlined, UploadOutlined, UserAddOutlined } from "@ant-design/icons";
@@ -21,6 +22,9 @@ const PAGE_SIZES = [10, 20, 50, 100];
  * /contatos: the tenant's contacts, paged by the server (which answers a page and whether
  * another one exists), searched by name, e-mail or number, filtered by tags or the user's
  * wallet; create / edit / delete; admins import CSV, export CSV and merge duplicates.
+ * A link /contatos?contactId=<id> (the attendance's contact panel, the notes page) opens that
+ * contact's drawer; a contact the tenant does not have gets the catalogue's not-found notice
+ * and no drawer. Closing the drawer drops the parameter.
  */
 export default observer(function ContatosPage() {
   const root = useRoot();
@@ -30,7 +34,14 @@ export default observer(function ContatosPage() {
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(true);
   const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(20);
+  // Spec §3 "page size": the tenant's (40 unless set, as in the core), within what the contacts
+  // API pages by (at most 100); a change of it (settings read again) starts the list anew.
+  const tenantPageSize = Math.min(100, Math.max(5, Number(root.settings.get("pageSize")) || 40));
+  const [pageSize, setPageSize] = useState(tenantPageSize);
+  useEffect(() => {
+    setPageSize(tenantPageSize);
+    setPage(1);
+  }, [tenantPageSize]);
   const [search, setSearch] = useState("");
   const [term, setTerm] = useState("");
   const [tagFilter, setTagFilter] = useState<number[]>([]);
@@ -42,6 +53,42 @@ export default observer(function ContatosPage() {
   const [exporting, setExporting] = useState(false);
   const [modal, modalHolder] = Modal.useModal();
   const seq = useRef(0);
+  const [params, setParams] = useSearchParams();
+  const linked = params.get("contactId");
+
+  const dropLinked = useCallback(
+    () =>
+      setParams(
+        (p) => {
+          const next = new URLSearchParams(p);
+          next.delete("contactId");
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  const closeDrawer = () => {
+    setEditing(undefined);
+    if (linked !== null) dropLinked();
+  };
+
+  // The linked contact: read it (the client shows the not-found notice), then open its drawer.
+  useEffect(() => {
+    if (linked === null) return;
+    if (!/^[1-9]\d{0,15}$/.test(linked)) {
+      dropLinked();
+      return;
+    }
+    let live = true;
+    root.api.get<ContactView>(`/contacts/${linked}`).then(
+      (c) => live && setEditing(c),
+      () => live && dropLinked(),
+    );
+    return () => {
+      live = false;
+    };
+  }, [root, linked, dropLinked]);
 
   // The search runs 400 ms after typing stops, and only from 2 characters (or when cleared).
   useEffect(() => {
@@ -266,7 +313,7 @@ export default observer(function ContatosPage() {
               // the current one while there is more.
               total={(page - 1) * pageSize + rows.length + (hasMore ? pageSize : 0)}
               showSizeChanger
-              pageSizeOptions={PAGE_SIZES}
+              pageSizeOptions={[...new Set([...PAGE_SIZES, pageSize])].sort((a, b) => a - b)}
               onChange={(p, s) => {
                 if (s !== pageSize) {
                   setPageSize(s);
@@ -283,9 +330,9 @@ export default observer(function ContatosPage() {
           contact={editing}
           tags={tags}
           users={users}
-          onClose={() => setEditing(undefined)}
+          onClose={closeDrawer}
           onSaved={(c, created) => {
-            setEditing(undefined);
+            closeDrawer();
             if (created) {
               // Show it: the new contact may be on another page of the alphabetical list.
               setRows((rs) => (rs.some((r) => r.id === c.id) ? rs : [c, ...rs]));

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { DashboardBlocks } from "../../plugins/slots";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { Avatar, Button, Card, Empty, Progress, Segmented, Skeleton, Table, Tag, Tooltip, Typography } from "antd";
@@ -345,6 +346,7 @@ const HomePage = observer(function HomePage() {
       </Card>
 
       {admin ? <MassActions users={people.users} queues={people.queues} version={version} onChanged={() => setVersion((v) => v + 1)} /> : null}
+      <DashboardBlocks />
     </div>
   );
 });

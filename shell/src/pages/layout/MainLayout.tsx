@@ -1,4 +1,5 @@
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useState, type CSSProperties, type ReactNode } from "react";
+import { Glyph } from "../../ui/ChannelIcon";
 import { observer } from "mobx-react-lite";
 import { useLocation, useNavigate } from "react-router-dom";
 import { useTranslation } from "react-i18next";
@@ -20,6 +21,7 @@ import {
   ShopOutlined,
   BankOutlined,
   SunOutlined,
+  ThunderboltOutlined,
 } from "@ant-design/icons";
 import type { UiLocale } from "@openatende/plugin-sdk/ui";
 import { AntdProvider } from "../../app/AntdProvider";
@@ -27,49 +29,14 @@ import { useRoot } from "../../app/context";
 import type { RootStore } from "../../app/root";
 import { LOCALES } from "../../i18n/resources";
 import { initials } from "../../ui/person";
+import { OnlineToggle } from "./OnlineToggle";
+import { MENU_DARK, MENU_LIGHT, menuColorOf, tintedMenu } from "./menu-colors";
+import { useUnread } from "./useUnread";
 import "./layout.css";
 
 const COLLAPSED_KEY = "oa-menu-collapsed";
-/** The menu's selected entry: a light tint of the brand colour, its text in the brand colour. */
-const MENU_LIGHT = { itemSelectedBg: "rgba(10, 125, 79, 0.09)", itemSelectedColor: "#0a7d4f", itemHoverBg: "rgba(16, 24, 20, 0.04)", itemActiveBg: "rgba(10, 125, 79, 0.14)" };
-const MENU_DARK = { itemSelectedBg: "rgba(46, 184, 122, 0.16)", itemSelectedColor: "#5fd39e", itemHoverBg: "rgba(255, 255, 255, 0.06)", itemActiveBg: "rgba(46, 184, 122, 0.22)" };
-const UNREAD_REFRESH_MS = 3_000;
-
-/** Open + pending tickets with unread messages (GET /tickets/unread-count), refreshed by the ticket events. */
-function useUnread(root: RootStore): number {
-  const [count, setCount] = useState(0);
-  const tenantId = root.session.tenantId;
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let last = 0;
-    const load = async () => {
-      last = Date.now();
-      try {
-        const r = await root.api.get<{ open: number; pending: number }>("/tickets/unread-count", { silent: true });
-        if (live) setCount((r.open ?? 0) + (r.pending ?? 0));
-      } catch {
-        /* the badge keeps its last value */
-      }
-    };
-    // At most one request every few seconds, however many events arrive.
-    const schedule = () => {
-      if (timer) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        void load();
-      }, Math.max(0, UNREAD_REFRESH_MS - (Date.now() - last)));
-    };
-    void load();
-    const offs = [root.realtime.on(`${tenantId}:ticketList`, schedule), root.realtime.on(`${tenantId}:appMessage`, schedule)];
-    return () => {
-      live = false;
-      if (timer) clearTimeout(timer);
-      offs.forEach((off) => off());
-    };
-  }, [tenantId]);
-  return count;
-}
+/** The route the tenant's settings were last read for (module-wide: it outlives a remount of the frame). */
+let settingsPath: string | null = null;
 
 function Logo({ compact }: { compact: boolean }) {
   const root = useRoot();
@@ -129,6 +96,21 @@ const Frame = observer(function Frame({ children }: { children: ReactNode }) {
     return () => document.documentElement.classList.remove("oa-dark");
   }, [session.isDark]);
   useEffect(() => setDrawer(false), [pathname]);
+  // The tenant's settings (menu, wallpaper, list limit, visibility…) are read again when an
+  // admin changes one (the socket's `{tenant}:settings`), and on each navigation and when the
+  // tab comes back to the front (what a socket that was away missed): no reload needed.
+  const tenantId = session.tenantId;
+  useEffect(() => (tenantId === null ? undefined : root.realtime.on(`${tenantId}:settings`, () => void root.settings.reload())), [tenantId]);
+  useEffect(() => {
+    // The session's start loads them; each later route (the frame may mount again meanwhile) reads them anew.
+    if (settingsPath !== null && settingsPath !== pathname) void root.settings.reload();
+    settingsPath = pathname;
+  }, [pathname]);
+  useEffect(() => {
+    const onShow = () => document.visibilityState === "visible" && void root.settings.reload();
+    document.addEventListener("visibilitychange", onShow);
+    return () => document.removeEventListener("visibilitychange", onShow);
+  }, []);
 
   const toggleCollapsed = () => {
     const next = !collapsed;
@@ -136,44 +118,84 @@ const Frame = observer(function Frame({ children }: { children: ReactNode }) {
     window.localStorage.setItem(COLLAPSED_KEY, next ? "1" : "0");
   };
 
+  const settings = root.settings;
+  const hideSubtitles = settings.flag("hideMenuSubtitles");
+  const tint = menuColorOf(settings.get("menuColors"), session.isDark);
+  /** A core entry's label: its title, and the line under it unless the tenant hides those. */
+  const entry = (title: ReactNode, sub: string, extra?: ReactNode) => (
+    <span className="oa-menu-label">
+      <span className="oa-menu-text">
+        <span className="oa-menu-title">{title}</span>
+        {hideSubtitles ? null : (
+          <span className="oa-menu-sub" data-testid="menu-subtitle">
+            {sub}
+          </span>
+        )}
+      </span>
+      {extra}
+    </span>
+  );
+  const titles: Record<string, string> = {
+    "/home": t("layout.menu.home"),
+    "/atendimento": t("layout.menu.atendimento"),
+    "/contatos": t("layout.menu.contatos"),
+    "/mensagens-rapidas": t("mensagensRapidas.menu"),
+    "/modulos": t("layout.menu.plugins"),
+    "/configuracoes": t("layout.menu.configuracoes"),
+    "/marketplace": t("marketplace.menu"),
+    "/empresas": t("empresas.menu"),
+  };
+
   const pluginItems = root.plugins.menu
     .filter((m) => root.can(m.access))
-    .map((m) => ({ key: `/${m.path.replace(/^\/+/, "")}`, icon: <AppstoreOutlined />, label: m.label[locale] ?? m.label["pt-BR"] }));
+    .map((m) => ({
+      key: `/${m.path.replace(/^\/+/, "")}`,
+      // The entry's own icon, else its plugin's manifest icon, else a neutral one.
+      icon: (
+        <span className="anticon oa-menu-plugin-icon" data-testid={`menu-icon-${m.pluginId}`}>
+          <Glyph icon={m.icon ?? root.plugins.enabled.find((p) => p.id === m.pluginId)?.icon} fallback={AppstoreOutlined} />
+        </span>
+      ),
+      label: m.label[locale] ?? m.label["pt-BR"],
+    }));
   const items: NonNullable<MenuProps["items"]> = [
-    { key: "/home", icon: <DashboardOutlined />, label: t("layout.menu.home") },
+    { key: "/home", icon: <DashboardOutlined />, label: entry(titles["/home"], t("layout.subtitles.home")) },
     {
       key: "/atendimento",
       icon: <MessageOutlined />,
-      label: (
-        <span className="oa-menu-label">
-          <span>{t("layout.menu.atendimento")}</span>
-          {unread > 0 ? (
-            <Badge count={unread} overflowCount={99} size="small" className="oa-menu-badge" title={t("layout.unread", { count: unread })} data-testid="unread-badge" />
-          ) : null}
-        </span>
+      label: entry(
+        titles["/atendimento"],
+        t("layout.subtitles.atendimento"),
+        unread > 0 ? <Badge count={unread} overflowCount={99} size="small" className="oa-menu-badge" title={t("layout.unread", { count: unread })} data-testid="unread-badge" /> : null,
       ),
     },
-    { key: "/contatos", icon: <ContactsOutlined />, label: t("layout.menu.contatos") },
+    { key: "/contatos", icon: <ContactsOutlined />, label: entry(titles["/contatos"], t("layout.subtitles.contatos")) },
+    { key: "/mensagens-rapidas", icon: <ThunderboltOutlined />, label: entry(titles["/mensagens-rapidas"], t("layout.subtitles.mensagensRapidas")) },
     ...pluginItems,
-    ...(root.can("admin") ? [{ key: "/modulos", icon: <AppstoreAddOutlined />, label: t("layout.menu.plugins") }] : []),
-    ...(root.can("admin") ? [{ key: "/configuracoes", icon: <SettingOutlined />, label: t("layout.menu.configuracoes") }] : []),
-    ...(root.can("super") ? [{ key: "/marketplace", icon: <ShopOutlined />, label: t("marketplace.menu") }] : []),
-    ...(root.can("super") ? [{ key: "/empresas", icon: <BankOutlined />, label: t("empresas.menu") }] : []),
+    ...(root.can("admin") ? [{ key: "/modulos", icon: <AppstoreAddOutlined />, label: entry(titles["/modulos"], t("layout.subtitles.plugins")) }] : []),
+    ...(root.can("admin") ? [{ key: "/configuracoes", icon: <SettingOutlined />, label: entry(titles["/configuracoes"], t("layout.subtitles.configuracoes")) }] : []),
+    ...(root.can("super") ? [{ key: "/marketplace", icon: <ShopOutlined />, label: entry(titles["/marketplace"], t("layout.subtitles.marketplace")) }] : []),
+    ...(root.can("super") ? [{ key: "/empresas", icon: <BankOutlined />, label: entry(titles["/empresas"], t("layout.subtitles.empresas")) }] : []),
   ];
   const selected = [...items.map((i) => String(i?.key))].filter((k) => pathname === k || pathname.startsWith(`${k}/`)).sort((a, b) => b.length - a.length)[0];
   const compact = collapsed && !mobile;
 
   const menu = (
-    <div className="oa-sider-inner">
+    <div
+      className={`oa-sider-inner${tint ? " is-tinted" : ""}`}
+      style={tint ? ({ "--oa-menu-bg": tint.bg, "--oa-menu-ink": tint.ink } as CSSProperties) : undefined}
+      data-testid="menu-panel"
+      data-menu-color={tint?.bg ?? "theme"}
+    >
       <Logo compact={compact} />
-      <ConfigProvider theme={{ components: { Menu: session.isDark ? MENU_DARK : MENU_LIGHT } }}>
+      <ConfigProvider theme={{ components: { Menu: tint ? tintedMenu(tint.ink) : session.isDark ? MENU_DARK : MENU_LIGHT } }}>
         <Menu
           mode="inline"
           inlineCollapsed={compact}
           items={items}
           selectedKeys={selected ? [selected] : []}
           onClick={({ key }) => navigate(key)}
-          className="oa-menu"
+          className={`oa-menu${hideSubtitles ? "" : " has-subtitles"}`}
           data-testid="main-menu"
         />
       </ConfigProvider>
@@ -223,7 +245,7 @@ const Frame = observer(function Frame({ children }: { children: ReactNode }) {
     { type: "divider" },
     { key: "logout", danger: true, icon: <LogoutOutlined />, label: t("layout.logout") },
   ];
-  const title = items.find((i) => String(i?.key) === selected) as { label?: ReactNode } | undefined;
+  const title = selected ? (titles[selected] ?? (items.find((i) => String(i?.key) === selected) as { label?: ReactNode } | undefined)?.label) : null;
 
   return (
     <Layout className="oa-shell" data-testid="main-layout">
@@ -245,8 +267,9 @@ const Frame = observer(function Frame({ children }: { children: ReactNode }) {
             aria-label={mobile ? t("layout.openMenu") : collapsed ? t("layout.expand") : t("layout.collapse")}
             data-testid="menu-toggle"
           />
-          <div className="oa-header-title">{selected === "/atendimento" ? t("layout.menu.atendimento") : (title?.label ?? null)}</div>
+          <div className="oa-header-title">{title ?? null}</div>
           <div className="oa-header-actions">
+            <OnlineToggle compact={mobile} />
             <RealtimeStatus compact={mobile} />
             <Dropdown menu={{ items: languageItems, selectable: true, selectedKeys: [locale], onClick: ({ key }) => setLanguage(root, key as UiLocale) }} trigger={["click"]}>
               <Button type="text" icon={<GlobalOutlined />} aria-label={t("common.language")} data-testid="language-menu">

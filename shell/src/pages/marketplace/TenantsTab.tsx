@@ -45,7 +45,7 @@ function useTenantSearch() {
 
 /**
  * Marketplace › Empresas: for one tenant, every plugin of the platform with the super's
- * three-state decision (allowed, blocked, or the default policy: bundled FREE plugins allowed,
+ * three-state decision (allowed, blocked, or the default policy: bundled plugins allowed (their tier still gates them),
  * anything else blocked), the plugin's tier against the tenant's licence, the tenant admin's
  * own switch and what results of the three.
  */

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState, type HTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
-import { Card, Empty, Grid, Switch, Table, Tag, Tooltip, Typography } from "antd";
+import { Card, Empty, Grid, Segmented, Switch, Table, Tag, Tooltip, Typography } from "antd";
 import { AppstoreOutlined, LockOutlined } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
 import { SectionHeader } from "../../ui/SectionHeader";
 import { localName, moduleBlock } from "../marketplace/logic";
 import { KindIcon, TierTag, useKindLabel } from "../marketplace/shared";
-import type { TenantModule } from "../marketplace/types";
+import { KINDS, type TenantModule } from "../marketplace/types";
 import "../../ui/kit.css";
 import "../marketplace/marketplace.css";
 
@@ -23,6 +23,10 @@ export default function ModulosPage() {
   const [rows, setRows] = useState<TenantModule[]>([]);
   const [loading, setLoading] = useState(true);
   const [saving, setSaving] = useState<string | null>(null);
+  /** The kind shown ("all": every kind), one segment per kind the platform has. */
+  const [kind, setKind] = useState<string>("all");
+  const kindsPresent = KINDS.filter((k) => rows.some((r) => r.kind === k));
+  const shown = kind === "all" ? rows : rows.filter((r) => r.kind === kind);
 
   const narrow = Grid.useBreakpoint().md === false;
 
@@ -68,11 +72,23 @@ export default function ModulosPage() {
     <div className="oa-page" data-page="ModulosPage" data-testid="modules-page">
       <Card variant="borderless">
         <SectionHeader level={3} title={t("marketplace.modules.title")} description={t("marketplace.modules.description")} />
+        {kindsPresent.length > 1 ? (
+          <Segmented
+            style={{ marginBottom: 16 }}
+            value={kind}
+            onChange={(v) => setKind(String(v))}
+            data-testid="modules-kind"
+            options={[
+              { value: "all", label: `${t("marketplace.catalogue.allKinds")} (${rows.length})` },
+              ...kindsPresent.map((k) => ({ value: k, label: <span data-testid={`modules-kind-${k}`}>{`${kindLabel(k)} (${rows.filter((r) => r.kind === k).length})`}</span> })),
+            ]}
+          />
+        ) : null}
         <Table<TenantModule>
           rowKey="id"
           loading={loading}
-          dataSource={rows}
-          pagination={rows.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
+          dataSource={shown}
+          pagination={shown.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
           scroll={narrow ? undefined : { x: 900 }}
           locale={{ emptyText: <Empty image={<AppstoreOutlined style={{ fontSize: 48, opacity: 0.35 }} />} description={t("marketplace.modules.empty")} /> }}
           onRow={(p) => ({ "data-testid": `module-row-${p.id}` }) as HTMLAttributes<HTMLElement>}

@@ -30,7 +30,9 @@ export default {
     showAll: "Show all conversations",
     showAllHint: "Includes other agents' and queues'",
     order: "Order",
-    orderValue: "Pinned first, then unread, then the latest activity.",
+    orderRecent: "Newest first",
+    orderOldest: "Oldest first",
+    orderHint: "Pinned and unread come first; then by the last message.",
     clear: "Clear filters",
     done: "Done",
   },
@@ -44,6 +46,17 @@ export default {
     with: "With {{name}}",
   },
   queue: { none: "No queue", unknown: "Queue {{id}}" },
+  /** The SLA chip of a waiting or open ticket: its age since it was created, by the tenant's thresholds. */
+  sla: {
+    title: "Open for {{age}} — {{state}}",
+    onTime: "on time",
+    attention: "attention",
+    late: "late",
+    overdue: "overdue",
+    minutes: "{{m}} min",
+    hours: "{{h}} h {{m}} min",
+    days: "{{d}} d {{h}} h",
+  },
   time: { today: "Today", yesterday: "Yesterday" },
   actions: {
     accept: "Accept",
@@ -118,6 +131,8 @@ export default {
   },
   message: {
     you: "You",
+    /** A group member whose address the tenant hides (hideContactInfo) and who has no name. */
+    member: "Member",
     agent: "Agent",
     reply: "Reply",
     copy: "Copy text",
@@ -206,5 +221,33 @@ export default {
     enable: "Turn on new-message notifications",
     denied: "Notifications are blocked in this browser.",
     newMessage: "New message",
+  },
+  // Spec §4 "watch" (WatchBar.tsx, ChatHeader.tsx).
+  watch: {
+    chip: "Watching",
+    hint: "You are only looking: nothing is marked as read and the ticket does not change hands.",
+    other: "With {{name}}. You are watching: nothing is marked as read.",
+  },
+  // Composer extras and the ticket's log (ComposerExtras.tsx, GifPicker.tsx, StickerMaker.tsx, TicketLogLine.tsx).
+  extras: {
+    log: { created: "{{who}} opened the ticket", accessed: "{{who}} opened the chat", started: "{{who}} started the service", pending: "{{who}} returned it to the queue", transfered: "{{who}} transferred it", transferedTo: "{{who}} transferred it to {{target}}", receivedTransfer: "{{who}} received it by transfer", closed: "{{who}} resolved it", reopened: "{{who}} reopened it", deleted: "{{who}} deleted a message", deletedTicket: "{{who}} deleted the ticket", queue: "The bot chose the queue", userDefine: "The bot chose the agent", userDefineWallet: "Delivered to {{who}}, from the contact's wallet", retriesLimitQueue: "Queue chosen after the attempt limit", retriesLimitUserDefine: "Agent chosen after the attempt limit", chatBot: "The chatbot started", autoClose: "Closed automatically", autoCloseInactivity: "Closed automatically after inactivity", autoCloseSmartClose: "Closed automatically: no business hours in the next 24 h", other: "{{who}}: {{type}}", system: "System" },
+    total: "Total time: {{time}}",
+    totalOpen: "Open for {{time}}",
+    logTitle: "Activity",
+    signature: "Sign with my name",
+    signatureHint: "Your name goes in bold above each message you send.",
+    gif: "GIF",
+    gifSearch: "Search GIPHY",
+    gifPowered: "Powered By GIPHY",
+    gifEmpty: "No GIFs found for this search.",
+    gifMore: "More",
+    gifSend: "Send this GIF",
+    sticker: "Make a sticker",
+    stickerTitle: "New sticker",
+    stickerPick: "Choose a picture",
+    stickerMaking: "Making the sticker…",
+    stickerHint: "The picture is fitted whole in 512×512 with a transparent background.",
+    stickerSend: "Send sticker",
+    stickerLabel: "Sticker",
   },
 } as const;

@@ -7,6 +7,17 @@ export default {
     configuracoes: "Settings",
     plugins: "Modules",
   },
+  /** The line under each core menu entry (hidden by the tenant's hideMenuSubtitles). */
+  subtitles: {
+    home: "Today's figures",
+    atendimento: "Customer conversations",
+    contatos: "Your customer book",
+    mensagensRapidas: "Ready-made replies",
+    plugins: "Channels and extensions",
+    configuracoes: "Team, queues and options",
+    marketplace: "Module catalogue",
+    empresas: "Platform accounts",
+  },
   collapse: "Collapse menu",
   expand: "Expand menu",
   openMenu: "Open menu",
@@ -26,4 +37,11 @@ export default {
   logout: "Sign out",
   unread: "{{count}} unread conversations",
   account: "My account",
+  presence: {
+    online: "Online",
+    offline: "Offline",
+    toggle: "Switch online/offline",
+    onlineHint: "You are online: the team sees you are available. Click to go offline.",
+    offlineHint: "You are offline: the team sees you are not available. Click to go online.",
+  },
 } as const;

@@ -30,7 +30,9 @@ export default {
     showAll: "Ver todas las atenciones",
     showAllHint: "Incluye las de otros agentes y colas",
     order: "Orden",
-    orderValue: "Fijadas primero, luego no leídas, luego la actividad más reciente.",
+    orderRecent: "Más recientes",
+    orderOldest: "Más antiguas",
+    orderHint: "Fijadas y no leídas primero; luego por el último mensaje.",
     clear: "Limpiar filtros",
     done: "Listo",
   },
@@ -44,6 +46,17 @@ export default {
     with: "Con {{name}}",
   },
   queue: { none: "Sin cola", unknown: "Cola {{id}}" },
+  /** The SLA chip of a waiting or open ticket: its age since it was created, by the tenant's thresholds. */
+  sla: {
+    title: "Abierto hace {{age}} — {{state}}",
+    onTime: "en plazo",
+    attention: "atención",
+    late: "con retraso",
+    overdue: "plazo vencido",
+    minutes: "{{m}} min",
+    hours: "{{h}} h {{m}} min",
+    days: "{{d}} d {{h}} h",
+  },
   time: { today: "Hoy", yesterday: "Ayer" },
   actions: {
     accept: "Aceptar",
@@ -118,6 +131,8 @@ export default {
   },
   message: {
     you: "Tú",
+    /** A group member whose address the tenant hides (hideContactInfo) and who has no name. */
+    member: "Participante",
     agent: "Agente",
     reply: "Responder",
     copy: "Copiar texto",
@@ -206,5 +221,33 @@ export default {
     enable: "Activar notificaciones de mensajes nuevos",
     denied: "Las notificaciones están bloqueadas en este navegador.",
     newMessage: "Mensaje nuevo",
+  },
+  // Spec §4 "watch" (WatchBar.tsx, ChatHeader.tsx).
+  watch: {
+    chip: "Observando",
+    hint: "Solo estás mirando: nada se marca como leído y la atención no cambia de manos.",
+    other: "Con {{name}}. Estás observando: nada se marca como leído.",
+  },
+  // Composer extras and the ticket's log (ComposerExtras.tsx, GifPicker.tsx, StickerMaker.tsx, TicketLogLine.tsx).
+  extras: {
+    log: { created: "{{who}} abrió la atención", accessed: "{{who}} abrió la conversación", started: "{{who}} inició la atención", pending: "{{who}} la devolvió a la cola", transfered: "{{who}} la transfirió", transferedTo: "{{who}} la transfirió a {{target}}", receivedTransfer: "{{who}} la recibió por transferencia", closed: "{{who}} la resolvió", reopened: "{{who}} la reabrió", deleted: "{{who}} eliminó un mensaje", deletedTicket: "{{who}} eliminó la atención", queue: "El bot eligió la cola", userDefine: "El bot eligió el agente", userDefineWallet: "Entregado a {{who}}, de la cartera del contacto", retriesLimitQueue: "Cola elegida por el límite de intentos", retriesLimitUserDefine: "Agente elegido por el límite de intentos", chatBot: "El chatbot empezó", autoClose: "Cerrada automáticamente", autoCloseInactivity: "Cerrada automáticamente por inactividad", autoCloseSmartClose: "Cerrada automáticamente: sin horario de atención en las próximas 24 h", other: "{{who}}: {{type}}", system: "Sistema" },
+    total: "Tiempo total: {{time}}",
+    totalOpen: "Abierta hace {{time}}",
+    logTitle: "Actividad",
+    signature: "Firmar con mi nombre",
+    signatureHint: "Su nombre va en negrita encima de cada mensaje que envíe.",
+    gif: "GIF",
+    gifSearch: "Buscar en GIPHY",
+    gifPowered: "Powered By GIPHY",
+    gifEmpty: "No se encontraron GIF para esta búsqueda.",
+    gifMore: "Más",
+    gifSend: "Enviar este GIF",
+    sticker: "Crear sticker",
+    stickerTitle: "Nuevo sticker",
+    stickerPick: "Elegir una imagen",
+    stickerMaking: "Creando el sticker…",
+    stickerHint: "La imagen se ajusta entera en 512×512 con fondo transparente.",
+    stickerSend: "Enviar sticker",
+    stickerLabel: "Sticker",
   },
 } as const;

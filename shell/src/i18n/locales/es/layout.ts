@@ -7,6 +7,17 @@ export default {
     configuracoes: "Configuración",
     plugins: "Módulos",
   },
+  /** The line under each core menu entry (hidden by the tenant's hideMenuSubtitles). */
+  subtitles: {
+    home: "Indicadores del día",
+    atendimento: "Conversaciones con clientes",
+    contatos: "Tu agenda de clientes",
+    mensagensRapidas: "Respuestas listas",
+    plugins: "Canales y extensiones",
+    configuracoes: "Equipo, colas y ajustes",
+    marketplace: "Catálogo de módulos",
+    empresas: "Cuentas de la plataforma",
+  },
   collapse: "Contraer menú",
   expand: "Expandir menú",
   openMenu: "Abrir menú",
@@ -26,4 +37,11 @@ export default {
   logout: "Cerrar sesión",
   unread: "{{count}} conversaciones sin leer",
   account: "Mi cuenta",
+  presence: {
+    online: "En línea",
+    offline: "Desconectado",
+    toggle: "Cambiar en línea/desconectado",
+    onlineHint: "Estás en línea: el equipo ve que estás disponible. Haz clic para desconectarte.",
+    offlineHint: "Estás desconectado: el equipo ve que no estás disponible. Haz clic para ponerte en línea.",
+  },
 } as const;

@@ -30,7 +30,9 @@ export default {
     showAll: "Ver todos os atendimentos",
     showAllHint: "Inclui os de outros atendentes e filas",
     order: "Ordenação",
-    orderValue: "Fixados primeiro, depois não lidos, depois a atividade mais recente.",
+    orderRecent: "Mais recentes",
+    orderOldest: "Mais antigos",
+    orderHint: "Fixados e não lidos vêm primeiro; depois pela última mensagem.",
     clear: "Limpar filtros",
     done: "Pronto",
   },
@@ -44,6 +46,17 @@ export default {
     with: "Com {{name}}",
   },
   queue: { none: "Sem fila", unknown: "Fila {{id}}" },
+  /** The SLA chip of a waiting or open ticket: its age since it was created, by the tenant's thresholds. */
+  sla: {
+    title: "Aberto há {{age}} — {{state}}",
+    onTime: "dentro do prazo",
+    attention: "atenção",
+    late: "atrasado",
+    overdue: "prazo estourado",
+    minutes: "{{m}} min",
+    hours: "{{h}} h {{m}} min",
+    days: "{{d}} d {{h}} h",
+  },
   time: { today: "Hoje", yesterday: "Ontem" },
   actions: {
     accept: "Aceitar",
@@ -118,6 +131,8 @@ export default {
   },
   message: {
     you: "Você",
+    /** A group member whose address the tenant hides (hideContactInfo) and who has no name. */
+    member: "Participante",
     agent: "Atendente",
     reply: "Responder",
     copy: "Copiar texto",
@@ -206,5 +221,33 @@ export default {
     enable: "Ativar notificações de novas mensagens",
     denied: "As notificações estão bloqueadas neste navegador.",
     newMessage: "Nova mensagem",
+  },
+  // Spec §4 "watch" (WatchBar.tsx, ChatHeader.tsx).
+  watch: {
+    chip: "Espiando",
+    hint: "Você está só olhando: nada é marcado como lido e o atendimento não muda de mãos.",
+    other: "Com {{name}}. Você está espiando: nada é marcado como lido.",
+  },
+  // Composer extras and the ticket's log (ComposerExtras.tsx, GifPicker.tsx, StickerMaker.tsx, TicketLogLine.tsx).
+  extras: {
+    log: { created: "{{who}} abriu o atendimento", accessed: "{{who}} abriu a conversa", started: "{{who}} iniciou o atendimento", pending: "{{who}} devolveu para a fila", transfered: "{{who}} transferiu", transferedTo: "{{who}} transferiu para {{target}}", receivedTransfer: "{{who}} recebeu por transferência", closed: "{{who}} resolveu", reopened: "{{who}} reabriu", deleted: "{{who}} apagou uma mensagem", deletedTicket: "{{who}} excluiu o atendimento", queue: "O bot definiu a fila", userDefine: "O bot definiu o atendente", userDefineWallet: "Entregue a {{who}}, da carteira do contato", retriesLimitQueue: "Fila definida pelo limite de tentativas", retriesLimitUserDefine: "Atendente definido pelo limite de tentativas", chatBot: "O chatbot iniciou", autoClose: "Encerrado automaticamente", autoCloseInactivity: "Encerrado automaticamente por inatividade", autoCloseSmartClose: "Encerrado automaticamente: sem expediente nas próximas 24 h", other: "{{who}}: {{type}}", system: "Sistema" },
+    total: "Tempo total: {{time}}",
+    totalOpen: "Aberto há {{time}}",
+    logTitle: "Atividade",
+    signature: "Assinar com meu nome",
+    signatureHint: "Seu nome vai em negrito acima de cada mensagem que você enviar.",
+    gif: "GIF",
+    gifSearch: "Buscar no GIPHY",
+    gifPowered: "Powered By GIPHY",
+    gifEmpty: "Nenhum GIF encontrado para esta busca.",
+    gifMore: "Mais",
+    gifSend: "Enviar este GIF",
+    sticker: "Criar figurinha",
+    stickerTitle: "Nova figurinha",
+    stickerPick: "Escolher uma imagem",
+    stickerMaking: "Criando a figurinha…",
+    stickerHint: "A imagem é encaixada inteira em 512×512 com fundo transparente.",
+    stickerSend: "Enviar figurinha",
+    stickerLabel: "Figurinha",
   },
 } as const;

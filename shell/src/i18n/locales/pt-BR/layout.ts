@@ -7,6 +7,17 @@ export default {
     configuracoes: "Configurações",
     plugins: "Módulos",
   },
+  /** The line under each core menu entry (hidden by the tenant's hideMenuSubtitles). */
+  subtitles: {
+    home: "Indicadores do dia",
+    atendimento: "Conversas com clientes",
+    contatos: "Sua agenda de clientes",
+    mensagensRapidas: "Respostas prontas",
+    plugins: "Canais e extensões",
+    configuracoes: "Equipe, filas e ajustes",
+    marketplace: "Catálogo de módulos",
+    empresas: "Contas da plataforma",
+  },
   collapse: "Recolher menu",
   expand: "Expandir menu",
   openMenu: "Abrir menu",
@@ -26,4 +37,11 @@ export default {
   logout: "Sair",
   unread: "{{count}} conversas não lidas",
   account: "Minha conta",
+  presence: {
+    online: "Online",
+    offline: "Offline",
+    toggle: "Alternar online/offline",
+    onlineHint: "Você está online: a equipe vê que você está disponível. Clique para ficar offline.",
+    offlineHint: "Você está offline: a equipe vê que você não está disponível. Clique para ficar online.",
+  },
 } as const;

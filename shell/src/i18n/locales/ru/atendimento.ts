@@ -30,7 +30,9 @@ export default {
     showAll: "Показывать все обращения",
     showAllHint: "Включая обращения других операторов и очередей",
     order: "Порядок",
-    orderValue: "Сначала закреплённые, затем непрочитанные, затем по последней активности.",
+    orderRecent: "Сначала новые",
+    orderOldest: "Сначала старые",
+    orderHint: "Закреплённые и непрочитанные сверху; затем по последнему сообщению.",
     clear: "Сбросить фильтры",
     done: "Готово",
   },
@@ -44,6 +46,17 @@ export default {
     with: "У {{name}}",
   },
   queue: { none: "Без очереди", unknown: "Очередь {{id}}" },
+  /** The SLA chip of a waiting or open ticket: its age since it was created, by the tenant's thresholds. */
+  sla: {
+    title: "Открыт {{age}} — {{state}}",
+    onTime: "в срок",
+    attention: "внимание",
+    late: "с опозданием",
+    overdue: "срок истёк",
+    minutes: "{{m}} мин",
+    hours: "{{h}} ч {{m}} мин",
+    days: "{{d}} д {{h}} ч",
+  },
   time: { today: "Сегодня", yesterday: "Вчера" },
   actions: {
     accept: "Принять",
@@ -118,6 +131,8 @@ export default {
   },
   message: {
     you: "Вы",
+    /** A group member whose address the tenant hides (hideContactInfo) and who has no name. */
+    member: "Участник",
     agent: "Оператор",
     reply: "Ответить",
     copy: "Копировать текст",
@@ -206,5 +221,33 @@ export default {
     enable: "Включить уведомления о новых сообщениях",
     denied: "Уведомления заблокированы в этом браузере.",
     newMessage: "Новое сообщение",
+  },
+  // Spec §4 "watch" (WatchBar.tsx, ChatHeader.tsx).
+  watch: {
+    chip: "Просмотр",
+    hint: "Вы только смотрите: ничего не отмечается прочитанным, обращение не переходит к вам.",
+    other: "У {{name}}. Вы наблюдаете: ничего не отмечается прочитанным.",
+  },
+  // Composer extras and the ticket's log (ComposerExtras.tsx, GifPicker.tsx, StickerMaker.tsx, TicketLogLine.tsx).
+  extras: {
+    log: { created: "{{who}} открыл(а) обращение", accessed: "{{who}} открыл(а) чат", started: "{{who}} начал(а) обслуживание", pending: "{{who}} вернул(а) в очередь", transfered: "{{who}} передал(а)", transferedTo: "{{who}} передал(а): {{target}}", receivedTransfer: "{{who}} получил(а) при передаче", closed: "{{who}} решил(а)", reopened: "{{who}} открыл(а) снова", deleted: "{{who}} удалил(а) сообщение", deletedTicket: "{{who}} удалил(а) обращение", queue: "Бот выбрал очередь", userDefine: "Бот выбрал оператора", userDefineWallet: "Передано {{who}} из портфеля контакта", retriesLimitQueue: "Очередь выбрана после лимита попыток", retriesLimitUserDefine: "Оператор выбран после лимита попыток", chatBot: "Чат-бот запущен", autoClose: "Закрыто автоматически", autoCloseInactivity: "Закрыто автоматически из-за неактивности", autoCloseSmartClose: "Закрыто автоматически: нет рабочего времени в ближайшие 24 ч", other: "{{who}}: {{type}}", system: "Система" },
+    total: "Общее время: {{time}}",
+    totalOpen: "Открыто {{time}}",
+    logTitle: "Активность",
+    signature: "Подписывать моим именем",
+    signatureHint: "Ваше имя жирным шрифтом над каждым отправленным сообщением.",
+    gif: "GIF",
+    gifSearch: "Искать в GIPHY",
+    gifPowered: "Powered By GIPHY",
+    gifEmpty: "По этому запросу GIF не найдены.",
+    gifMore: "Ещё",
+    gifSend: "Отправить этот GIF",
+    sticker: "Создать стикер",
+    stickerTitle: "Новый стикер",
+    stickerPick: "Выбрать изображение",
+    stickerMaking: "Создаём стикер…",
+    stickerHint: "Изображение целиком вписывается в 512×512 на прозрачном фоне.",
+    stickerSend: "Отправить стикер",
+    stickerLabel: "Стикер",
   },
 } as const;

@@ -13,5 +13,9 @@ import contatos from "./contatos";
 import configuracoes from "./configuracoes";
 import marketplace from "./marketplace";
 import empresas from "./empresas";
+import mensagensRapidas from "./mensagensRapidas";
+import geral from "./geral";
+import globais from "./globais";
+import tempo from "./tempo";
 
-export default { common, errors, login, layout, home, atendimento, contatos, configuracoes, marketplace, empresas };
+export default { common, errors, login, layout, home, atendimento, contatos, configuracoes, marketplace, empresas, mensagensRapidas, geral, globais, tempo };

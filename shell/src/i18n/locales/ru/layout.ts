@@ -7,6 +7,17 @@ export default {
     configuracoes: "Настройки",
     plugins: "Модули",
   },
+  /** The line under each core menu entry (hidden by the tenant's hideMenuSubtitles). */
+  subtitles: {
+    home: "Показатели дня",
+    atendimento: "Диалоги с клиентами",
+    contatos: "Ваша база клиентов",
+    mensagensRapidas: "Готовые ответы",
+    plugins: "Каналы и расширения",
+    configuracoes: "Команда, очереди и настройки",
+    marketplace: "Каталог модулей",
+    empresas: "Аккаунты платформы",
+  },
   collapse: "Свернуть меню",
   expand: "Развернуть меню",
   openMenu: "Открыть меню",
@@ -26,4 +37,11 @@ export default {
   logout: "Выйти",
   unread: "Непрочитанных диалогов: {{count}}",
   account: "Моя учётная запись",
+  presence: {
+    online: "В сети",
+    offline: "Не в сети",
+    toggle: "Переключить статус",
+    onlineHint: "Вы в сети: команда видит, что вы доступны. Нажмите, чтобы выйти из сети.",
+    offlineHint: "Вы не в сети: команда видит, что вы недоступны. Нажмите, чтобы выйти в сеть.",
+  },
 } as const;

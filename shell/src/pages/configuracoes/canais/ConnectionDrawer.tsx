@@ -1,4 +1,5 @@
 import { Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { useFormSections } from "../../../plugins/form-sections";
 import { observer } from "mobx-react-lite";
 import { useTranslation } from "react-i18next";
 import { Alert, Button, Card, Divider, Drawer, Empty, Form, Input, Select, Skeleton, Space, Switch, Typography } from "antd";
@@ -19,6 +20,8 @@ interface CommonForm {
   isDefault: boolean;
 }
 const COMMON_FIELDS = ["name", "queueId", "greeting", "farewell", "isDefault"] as const;
+/** The hints name the placeholders the core fills (core/src/automation/decide.ts fillText): shown as written, not interpolated. */
+const PLACEHOLDERS = { name: "{{name}}", protocol: "{{protocol}}", interpolation: { escapeValue: false } };
 
 /** Create (type first) or edit a connection: the common fields, then the channel plugin's own form. */
 export const ConnectionDrawer = observer(function ConnectionDrawer({
@@ -68,6 +71,8 @@ export const ConnectionDrawer = observer(function ConnectionDrawer({
     setPluginErrors({});
   };
 
+  const sections = useFormSections("connectionForm", connection?.id, type ?? undefined);
+
   const save = async () => {
     if (!type) return;
     const common = await form.validateFields().catch(() => null);
@@ -86,8 +91,11 @@ export const ConnectionDrawer = observer(function ConnectionDrawer({
       };
       // The settings are the plugin's: sent only when its form is here to edit them.
       if (def || !connection) body.settings = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
-      if (connection) await root.api.put(`/connections/${connection.id}`, body, { silent: true, successNotice: true });
-      else await root.api.post("/connections", { ...body, type }, { silent: true, successNotice: true });
+      const saved = connection
+        ? await root.api.put<{ id: number }>(`/connections/${connection.id}`, body, { silent: true, successNotice: true })
+        : await root.api.post<{ id: number }>("/connections", { ...body, type }, { silent: true, successNotice: true });
+      // The plugins' own sections of the form, saved by each plugin once the connection exists.
+      await sections.saveAll(saved?.id ?? connection!.id);
       onSaved();
     } catch (e) {
       // The server's field errors go under their fields: the plugin's settings in its form.
@@ -171,10 +179,10 @@ export const ConnectionDrawer = observer(function ConnectionDrawer({
                 <Select allowClear placeholder={t("configuracoes.channels.noQueue")} options={queues.map((q) => ({ value: q.id, label: q.name, disabled: !q.active }))} />
               </Form.Item>
             </div>
-            <Form.Item name="greeting" label={t("configuracoes.channels.greeting")} extra={t("configuracoes.channels.greetingHint")}>
+            <Form.Item name="greeting" label={t("configuracoes.channels.greeting")} extra={t("configuracoes.channels.greetingHint", PLACEHOLDERS)}>
               <Input.TextArea rows={2} maxLength={5000} autoSize={{ minRows: 2, maxRows: 6 }} />
             </Form.Item>
-            <Form.Item name="farewell" label={t("configuracoes.channels.farewell")} extra={t("configuracoes.channels.farewellHint")}>
+            <Form.Item name="farewell" label={t("configuracoes.channels.farewell")} extra={t("configuracoes.channels.farewellHint", PLACEHOLDERS)}>
               <Input.TextArea rows={2} maxLength={5000} autoSize={{ minRows: 2, maxRows: 6 }} />
             </Form.Item>
             <Form.Item name="isDefault" label={t("configuracoes.channels.default")} valuePropName="checked" extra={t("configuracoes.channels.defaultHint")}>
@@ -204,6 +212,7 @@ export const ConnectionDrawer = observer(function ConnectionDrawer({
               <Typography.Text type="secondary">{t("configuracoes.channels.noExtraSettings")}</Typography.Text>
             )}
           </div>
+          {sections.parts}
         </>
       )}
     </Drawer>
