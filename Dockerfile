@@ -14,6 +14,8 @@ COPY plugins/channel-telegram/package.json plugins/channel-telegram/
 COPY plugins/channel-webchat/package.json plugins/channel-webchat/
 COPY plugins/channel-whatsapp/package.json plugins/channel-whatsapp/
 COPY plugins/channel-wuzapi/package.json plugins/channel-wuzapi/
+COPY plugins/module-kanban/package.json plugins/module-kanban/
+COPY plugins/module-notes/package.json plugins/module-notes/
 RUN npm install --no-audit --no-fund
 COPY . .
 ENV NODE_ENV=production

@@ -66,6 +66,8 @@ describe("configuration", () => {
     [{ TRANSPORTER: "tcp://127.0.0.1/core" }, "TRANSPORTER"],
     [{ TRANSPORTER_PORT: "99999" }, "TRANSPORTER_PORT"],
     [{ PLUGINS_EXTERNAL: "channel-telegram,Channel Email" }, "PLUGINS_EXTERNAL"],
+    [{ OUTBOUND_URL_ALLOWLIST: "127.0.0.1,10.0.0.0/33" }, "OUTBOUND_URL_ALLOWLIST"],
+    [{ OUTBOUND_URL_ALLOWLIST: "http://fake.local" }, "OUTBOUND_URL_ALLOWLIST"],
   ];
   it.each(bad)("refuses %p naming %s", (env, variable) => {
     let err: unknown;
@@ -77,6 +79,13 @@ describe("configuration", () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).variable).toBe(variable);
     expect((err as Error).message).toContain(variable);
+  });
+
+  it("reads the outbound URL allow-list (hosts, IPs, CIDRs), empty by default", () => {
+    const dir = tmp();
+    expect(loadConfig({ DATA_DIR: dir }, { cwd: root }).outboundUrlAllowlist).toEqual([]);
+    const c = loadConfig({ DATA_DIR: dir, OUTBOUND_URL_ALLOWLIST: " 127.0.0.1, 10.0.0.0/8,fake.local,*.corp.example, ::1,127.0.0.1" }, { cwd: root });
+    expect(c.outboundUrlAllowlist).toEqual(["127.0.0.1", "10.0.0.0/8", "fake.local", "*.corp.example", "::1"]);
   });
 
   it("is the only module that reads process.env", () => {

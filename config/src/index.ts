@@ -7,6 +7,7 @@
  */
 import * as path from "node:path";
 import * as fs from "node:fs";
+import { allowEntryError } from "@openatende/plugin-sdk/src/url-policy-address";
 
 export type RuntimeMode = "embedded" | "cluster";
 export type DatabaseDialect = "sqlite" | "mysql" | "mariadb";
@@ -69,6 +70,11 @@ export interface AppConfig {
    * plugin host for a node of an installed plugin, which does not get the core's DATABASE_URL.
    */
   pluginDatabaseUrl: string | undefined;
+  /**
+   * PLUGIN_TOKENS (`<id>:<token>,…`): a plugin node's proof of which plugins it runs, given by
+   * the host that starts it (core/src/middlewares/caller-identity.ts). Never set on a core node.
+   */
+  pluginTokens: Record<string, string>;
   redisUrl: string;
   /** Try to start the machine's redis-server when Redis is unreachable. */
   redisAutostart: boolean;
@@ -91,6 +97,12 @@ export interface AppConfig {
   /** CPF/CNPJ of the installation owner; a licence for another document is refused. */
   licenceDocument: string | undefined;
   shellDir: string;
+  /**
+   * OUTBOUND_URL_ALLOWLIST: hosts, IPs and CIDRs tenants' URLs may reach although they are not
+   * public (a wuzapi or Typebot on the operator's own network, a test's loopback fake). Set by
+   * the installation's operator only; everything else private is refused (ERR_URL_NOT_ALLOWED).
+   */
+  outboundUrlAllowlist: string[];
 }
 
 export { KNOWN_VARIABLES } from "./variables";
@@ -238,6 +250,12 @@ export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}):
   if (pluginDatabaseUrl && !/^(sqlite:.+|mysql:\/\/[^\s/]+\/[A-Za-z0-9_]{1,64})$/.test(pluginDatabaseUrl)) {
     throw new ConfigError("PLUGIN_DATABASE_URL", "must be sqlite:<file> or mysql://user:pass@host:port/<database>");
   }
+  const pluginTokens: Record<string, string> = {};
+  for (const pair of (env.PLUGIN_TOKENS || "").split(",").map((x) => x.trim()).filter(Boolean)) {
+    const m = /^([a-z0-9][a-z0-9-]{0,63}):([A-Za-z0-9_-]{20,})$/.exec(pair);
+    if (!m) throw new ConfigError("PLUGIN_TOKENS", "must be a comma list of <plugin id>:<token>");
+    pluginTokens[m[1]] = m[2];
+  }
   const port = int(env, "PORT", 8080, 0, 65535);
   const host = env.HOST || "0.0.0.0";
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, "");
@@ -283,6 +301,15 @@ export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}):
     );
   }
 
+  const outboundUrlAllowlist = (env.OUTBOUND_URL_ALLOWLIST || "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of outboundUrlAllowlist) {
+    const why = allowEntryError(entry);
+    if (why) throw new ConfigError("OUTBOUND_URL_ALLOWLIST", `${why} (a comma list such as 127.0.0.1,10.0.0.0/8,wuzapi.internal)`);
+  }
+
   return Object.freeze({
     env: nodeEnv,
     mode,
@@ -303,6 +330,7 @@ export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}):
     marketplaceMaxArchiveBytes: int(env, "MARKETPLACE_MAX_ARCHIVE_MB", 20, 1, 500) * 1024 * 1024,
     database,
     pluginDatabaseUrl,
+    pluginTokens,
     redisUrl,
     redisAutostart: bool(env, "REDIS_AUTOSTART", mode === "embedded"),
     logLevel: oneOf(env, "LOG_LEVEL", ["fatal", "error", "warn", "info", "debug", "trace"] as const, "info"),
@@ -324,6 +352,7 @@ export function loadConfig(env: Env = process.env, opts: { cwd?: string } = {}):
     licenceDocument: env.LICENCE_DOCUMENT ? env.LICENCE_DOCUMENT.replace(/\D/g, "") : undefined,
     freePlanMaxUsers: int(env, "FREE_PLAN_MAX_USERS", 3, 1, 100000),
     shellDir: path.resolve(rootDir, env.SHELL_DIR || "shell/dist"),
+    outboundUrlAllowlist: [...new Set(outboundUrlAllowlist)],
   });
 }
 

@@ -18,6 +18,7 @@ export const KNOWN_VARIABLES: Record<string, string> = {
   DATABASE_URL: "mysql://user:pass@host:port/db or sqlite:path (default sqlite file under DATA_DIR)",
   DATABASE_POOL_MAX: "connections per node (default 10)",
   PLUGIN_DATABASE_URL: "a plugin node's: the own database of the plugin it runs (sqlite:path or mysql://…); the plugin host sets it for installed plugins",
+  PLUGIN_TOKENS: "a plugin node's: <plugin id>:<token>,… the identity of the plugins it runs, issued by the core (set by the host that spawns it; see core/src/plugins/THREAT-MODEL.md for a node started on its own)",
   DATA_DIR: "folder for the SQLite file, tenant files and installed plugins (default ./data)",
   REDIS_URL: "redis://host:port/db (default redis://127.0.0.1:6379)",
   REDIS_AUTOSTART: "start the machine's redis-server when Redis is down (default true in embedded mode)",
@@ -39,5 +40,6 @@ export const KNOWN_VARIABLES: Record<string, string> = {
   FREE_PLAN_MAX_USERS: "user cap of the free plan (default 3)",
   SHELL_DIR: "folder with the built shell to serve (default shell/dist)",
   PLUGIN_INSTALLS: "run plugins installed from the marketplace, each as a plugin node of its own (default true)",
+  OUTBOUND_URL_ALLOWLIST: "comma list of hosts (*.name for the names under one), IPs and CIDRs that URLs tenants configure may reach although not public (default none: loopback, private and link-local are refused)",
   MARKETPLACE_MAX_ARCHIVE_MB: "largest plugin archive the marketplace accepts, in MB (default 20)",
 };
