@@ -1,0 +1,201 @@
+/**
+ * WhatsApp's official Cloud API (WABA). Each connection is one phone number of a WhatsApp
+ * Business Account: sends go to the Graph API with the connection's access token
+ * (channel.ts), and Meta posts messages and statuses to the connection's webhook,
+ * `<public URL>/api/waba/<connection token>/webhook`, signed with the app secret
+ * (deliveries.ts). The same URL answers Meta's verification handshake (GET).
+ * This file is the service: the contract's actions, the webhook routes, sendInteractive.
+ */
+import { Errors } from "moleculer";
+import type { Context } from "moleculer";
+import {
+  channelActionParams,
+  checkOutbound,
+  definePlugin,
+  pluginContext,
+  rateLimit,
+  resolveToken,
+  type ChannelCapability,
+  type ConnectParams,
+  type ConnectionRef,
+  type MarkReadParams,
+  type MarkReadResult,
+  type ResolvedToken,
+  type SendParams,
+  type SendResult,
+  type StatusResult,
+  type TestParams,
+  type TestResult,
+} from "@openatende/plugin-sdk";
+import { WabaChannel } from "./channel";
+import { CREDENTIALS_DETAIL } from "./failures";
+import { DEFAULT_RETRY_MS } from "./graph";
+import { Deliveries, type DeliveryAnswer } from "./deliveries";
+import type { InteractiveSpec } from "./interactive";
+import { PluginStore } from "./store";
+import { DeliveryError, readBody, SIGNATURE_HEADER } from "./webhook";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const pkg = require("../package.json") as { platform: { id: string; channel: { capabilities: ChannelCapability[] } } };
+const PLUGIN_ID = pkg.platform.id;
+const CAPABILITIES = pkg.platform.channel.capabilities;
+
+type Meta = { headers?: Record<string, string>; ip?: string; $responseType?: string };
+type Ctx<P = any> = Context<P, Meta>;
+const bodyOf = (ctx: Ctx): AsyncIterable<unknown> | null => (ctx as unknown as { stream?: AsyncIterable<unknown> | null }).stream ?? null;
+const connectionToken = { type: "string", min: 10, max: 64 } as const;
+/** A stream route: the gateway leaves the body unread (core/src/gateway/api.service.ts). */
+const WEBHOOK_ROUTE = { method: "POST" as const, path: "/waba/:token/webhook", type: "stream" };
+/** Meta's handshake parameters (qs leaves "hub.mode" as one key). */
+const hubParam = { type: "string", optional: true, max: 500 } as const;
+
+const channelOf = (svc: any): WabaChannel => svc.channel as WabaChannel;
+const deliveriesOf = (svc: any): Deliveries => svc.deliveries as Deliveries;
+
+async function drain(stream: AsyncIterable<unknown> | null | undefined): Promise<void> {
+  if (stream) for await (const _chunk of stream) void _chunk;
+}
+
+/**
+ * The connection a webhook URL names, when it takes webhooks; 404 otherwise (the body drained
+ * unread). A connection the admin disconnected takes no messages (it answers the handshake);
+ * one waiting for a new access token still takes its customers' messages (the app secret
+ * that signs them is unchanged).
+ */
+async function webhookConnection(svc: any, ctx: Ctx<{ token: string }>, handshake = false): Promise<ResolvedToken> {
+  // Public: a busy number's load is far below these; a flood from one address or at one URL is not.
+  await rateLimit(ctx, PLUGIN_ID, [
+    { key: `webhook:token:${ctx.params.token}`, max: 6000, windowSeconds: 60 },
+    ...(ctx.meta.ip ? [{ key: `webhook:ip:${ctx.meta.ip}`, max: 6000, windowSeconds: 60 }] : []),
+  ]);
+  const r = await resolveToken(ctx, ctx.params.token);
+  // Meta checks the URL with the handshake as soon as the admin pastes it, before connecting.
+  const disconnectedButTakes = !!r && r.status === "disconnected" && (handshake || channelOf(svc).liveOf(r)?.detail === CREDENTIALS_DETAIL);
+  if (!r || r.status === "inactive" || (r.status === "disconnected" && !disconnectedButTakes)) {
+    await drain(bodyOf(ctx));
+    throw new Errors.MoleculerClientError("Unknown webhook", 404, "ERR_CONNECTION_NOT_FOUND");
+  }
+  return r;
+}
+
+export const wabaChannelPlugin = definePlugin({
+  pkgJson: require("../package.json"),
+  service: {
+    // Waits before each retry of a throttled Graph call (ms); a setting, so a test can shorten them.
+    settings: { rest: "/", retryMs: DEFAULT_RETRY_MS },
+    created(this: any) {
+      const context = pluginContext(this);
+      const core = { call: (action: string, params?: unknown, opts?: any) => this.broker.call(action, params, { ...(opts ?? {}), caller: this.fullName }) };
+      this.channel = new WabaChannel({
+        core,
+        logger: this.logger,
+        context,
+        store: new PluginStore({ redisUrl: context.redisUrl, prefix: `${context.redisPrefix}:${PLUGIN_ID}`, log: this.logger }),
+        retryMs: () => this.settings.retryMs as number[],
+      });
+      this.deliveries = new Deliveries(this.channel, core);
+    },
+    async stopped(this: any) {
+      await deliveriesOf(this).idle();
+      await channelOf(this).stop();
+    },
+    actions: {
+      // --- the channel contract -------------------------------------------------------------
+      connect: {
+        params: channelActionParams.connect,
+        handler(this: any, ctx: Ctx<ConnectParams>): Promise<StatusResult> {
+          return channelOf(this).connect(ctx.params, ctx);
+        },
+      },
+      disconnect: {
+        params: channelActionParams.disconnect,
+        handler(this: any, ctx: Ctx<ConnectionRef>): Promise<StatusResult> {
+          return channelOf(this).disconnect({ tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId }, ctx);
+        },
+      },
+      status: {
+        params: channelActionParams.status,
+        handler(this: any, ctx: Ctx<ConnectionRef>): StatusResult {
+          return channelOf(this).status(ctx.params);
+        },
+      },
+      send: {
+        params: channelActionParams.send,
+        handler(this: any, ctx: Ctx<SendParams>): Promise<SendResult> {
+          const { tenantId, connectionId, to, message, messageId } = ctx.params;
+          checkOutbound(CAPABILITIES, message);
+          return channelOf(this).send({ tenantId, connectionId }, to.externalId, message, messageId);
+        },
+      },
+      test: {
+        params: channelActionParams.test,
+        handler(this: any, ctx: Ctx<TestParams>): Promise<TestResult> {
+          return channelOf(this).test(ctx.params.settings);
+        },
+      },
+      /** Read receipts (platform.channel.receipts): best effort, never an error for the core. */
+      markRead: {
+        params: channelActionParams.markRead,
+        async handler(this: any, ctx: Ctx<MarkReadParams>): Promise<MarkReadResult> {
+          const p = ctx.params;
+          return { sent: await channelOf(this).markRead({ tenantId: p.tenantId, connectionId: p.connectionId }, p.providerMessageIds) };
+        },
+      },
+
+      /**
+       * Reply buttons or a list (interactive.ts), for other services (a chatbot's menu): the
+       * contract has no interactive kind yet. `key` is the caller's idempotency key.
+       */
+      sendInteractive: {
+        visibility: "public",
+        params: {
+          tenantId: { type: "number", integer: true, positive: true },
+          connectionId: { type: "number", integer: true, positive: true },
+          to: { type: "object", props: { externalId: { type: "string", min: 1, max: 191 } } },
+          interactive: { type: "object" },
+          key: { type: "string", optional: true, min: 1, max: 191 },
+          replyToProviderId: { type: "string", optional: true, min: 1, max: 191 },
+        },
+        handler(this: any, ctx: Ctx<ConnectionRef & { to: { externalId: string }; interactive: InteractiveSpec; key?: string; replyToProviderId?: string }>): Promise<SendResult> {
+          const p = ctx.params;
+          return channelOf(this).sendInteractive({ tenantId: p.tenantId, connectionId: p.connectionId }, p.to.externalId, p.interactive, p.key, p.replyToProviderId);
+        },
+      },
+
+      // --- Meta's webhook (public, keyed by the connection token) -------------------------------
+      webhookVerify: {
+        rest: "GET /waba/:token/webhook",
+        access: "public",
+        resource: "public",
+        params: { token: connectionToken, "hub.mode": hubParam, "hub.verify_token": hubParam, "hub.challenge": hubParam, hub: { type: "object", optional: true } },
+        async handler(this: any, ctx: Ctx<{ token: string } & Record<string, unknown>>): Promise<string> {
+          const r = await webhookConnection(this, ctx, true);
+          const challenge = deliveriesOf(this).verify(r, ctx.params);
+          ctx.meta.$responseType = "text/plain; charset=utf-8";
+          return challenge;
+        },
+      },
+      webhook: {
+        // A stream route: the gateway hands the body over unread, so the signature is checked on its exact bytes.
+        rest: WEBHOOK_ROUTE,
+        access: "public",
+        resource: "public",
+        headers: [SIGNATURE_HEADER, "content-type"],
+        params: { token: connectionToken },
+        async handler(this: any, ctx: Ctx<{ token: string }>): Promise<DeliveryAnswer> {
+          const r = await webhookConnection(this, ctx);
+          let body: Buffer;
+          try {
+            body = await readBody(bodyOf(ctx));
+          } catch (err) {
+            if (err instanceof DeliveryError) throw new Errors.MoleculerClientError(err.message, err.status, err.code);
+            throw err;
+          }
+          return deliveriesOf(this).accept(r, body, ctx.meta.headers ?? {});
+        },
+      },
+    },
+  },
+});
+
+export default wabaChannelPlugin;

@@ -1,0 +1,15 @@
+import { lazy } from "react";
+import { defineUi } from "@openatende/plugin-sdk/ui";
+import { texts } from "./texts";
+import { DEFAULT_VERSION, validateWaba } from "./validate";
+
+/** The WABA plugin's UI: its part of the connection form. */
+export default defineUi((runtime) => {
+  runtime.addTranslations(texts);
+  runtime.registerConnectForm({
+    type: "channel-waba",
+    component: lazy(() => import("./ConnectForm")),
+    validate: validateWaba,
+    defaults: { apiVersion: DEFAULT_VERSION },
+  });
+});

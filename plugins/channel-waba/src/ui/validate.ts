@@ -1,0 +1,54 @@
+import type { ConnectionSettings } from "@openatende/plugin-sdk/ui";
+
+/** What the API shows instead of a stored secret; sent back unchanged, it keeps the stored value. */
+export const MASKED = "********";
+/** The same rules as the manifest's settingsSchema (and the plugin's settings.ts). */
+export const ID_PATTERN = /^[0-9]{5,30}$/;
+export const VERSION_PATTERN = /^v[0-9]{1,3}\.[0-9]{1,2}$/;
+export const URL_PATTERN = /^https?:\/\/[^\s/]+[^\s]*$/i;
+export const NO_SPACES = /^\S+$/;
+export const DEFAULT_VERSION = "v23.0";
+
+/** The fields every WABA connection needs (spec §5: "WABA Oficial needs all its fields"). */
+export const REQUIRED = ["phoneNumberId", "accessToken", "businessAccountId", "appId", "apiVersion", "verifyToken", "appSecret"] as const;
+
+type T = (k: string, vars?: Record<string, unknown>) => string;
+const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+
+function secret(errors: Record<string, string>, v: ConnectionSettings, k: string, min: number, max: number, t: T) {
+  const s = str(v[k]);
+  if (!s) errors[k] = t(`err_${k}_required`);
+  else if (s !== MASKED && (s.length < min || s.length > max || !NO_SPACES.test(s))) errors[k] = t("errSecretFormat", { min, max });
+}
+
+/** Field → message for what is wrong; empty when the settings can be saved. */
+export function validateWaba(v: ConnectionSettings, t: T): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const k of ["phoneNumberId", "businessAccountId", "appId"] as const) {
+    const s = str(v[k]);
+    if (!s) errors[k] = t(`err_${k}_required`);
+    else if (!ID_PATTERN.test(s)) errors[k] = t("errDigits");
+  }
+  secret(errors, v, "accessToken", 20, 1000, t);
+  const version = str(v.apiVersion);
+  if (!version) errors.apiVersion = t("err_apiVersion_required");
+  else if (!VERSION_PATTERN.test(version)) errors.apiVersion = t("errVersion");
+  secret(errors, v, "verifyToken", 8, 200, t);
+  secret(errors, v, "appSecret", 16, 200, t);
+  const graphUrl = str(v.graphUrl);
+  if (graphUrl && (!URL_PATTERN.test(graphUrl) || graphUrl.length > 500)) errors.graphUrl = t("errUrl");
+  return errors;
+}
+
+/** The URL Meta is given as the app's callback URL for this connection. */
+export function webhookUrlOf(origin: string, token: string): string {
+  return `${origin.replace(/\/+$/, "")}/api/waba/${encodeURIComponent(token)}/webhook`;
+}
+
+/** A new verification token: 32 characters from the browser's random source. */
+export function newVerifyToken(fill: (bytes: Uint8Array<ArrayBuffer>) => void = (b) => crypto.getRandomValues(b)): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const bytes = new Uint8Array(32);
+  fill(bytes);
+  return Array.from(bytes, (n) => alphabet[n % alphabet.length]).join("");
+}

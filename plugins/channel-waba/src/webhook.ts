@@ -1,0 +1,112 @@
+/**
+ * Meta's webhook as it comes over HTTP:
+ *
+ * - the verification handshake (GET ?hub.mode=subscribe&hub.verify_token=…&hub.challenge=…):
+ *   the challenge answered as is when the token is the connection's, refused otherwise;
+ * - every POST signed: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(raw body, app secret)>`,
+ *   checked on the exact bytes before anything is parsed (re-serialised JSON would not match:
+ *   Meta escapes unicode as \uXXXX), in constant time;
+ * - the envelope `{object:"whatsapp_business_account", entry:[{id, changes:[{field, value}]}]}`
+ *   flattened into its changes (a POST may carry several entries, each several changes).
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+export const SIGNATURE_HEADER = "x-hub-signature-256";
+/** Meta's deliveries are small JSON (media come by id): anything larger is not Meta's. */
+export const MAX_DELIVERY_BYTES = 3 * 1024 * 1024;
+
+export class DeliveryError extends Error {
+  constructor(
+    readonly code: "ERR_PAYLOAD_TOO_LARGE" | "ERR_WABA_PAYLOAD_INVALID",
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "DeliveryError";
+  }
+}
+
+/** Reads a request body stream into one buffer, refusing more than `max` bytes (the rest is drained, not kept). */
+export async function readBody(stream: AsyncIterable<unknown> | null | undefined, max = MAX_DELIVERY_BYTES): Promise<Buffer> {
+  if (!stream) return Buffer.alloc(0);
+  const parts: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
+    total += buf.length;
+    if (total <= max) parts.push(buf);
+  }
+  if (total > max) throw new DeliveryError("ERR_PAYLOAD_TOO_LARGE", 413, `The delivery is larger than ${max} bytes`);
+  return Buffer.concat(parts);
+}
+
+export function signatureOf(body: Buffer | string, appSecret: string): string {
+  return `sha256=${createHmac("sha256", appSecret).update(body).digest("hex")}`;
+}
+
+/** Constant-time check of the X-Hub-Signature-256 header against the body's signature. */
+export function signatureValid(body: Buffer, appSecret: string, header: string | undefined): boolean {
+  if (typeof header !== "string") return false;
+  const m = /^sha256=([0-9a-fA-F]{64})$/.exec(header.trim());
+  if (!m) return false;
+  const expected = createHmac("sha256", appSecret).update(body).digest();
+  return timingSafeEqual(Buffer.from(m[1], "hex"), expected);
+}
+
+/** Constant-time equality of two secrets (different lengths are unequal, without an early exit on content). */
+export function sameSecret(a: string, b: string): boolean {
+  const ha = createHmac("sha256", "openatende:waba").update(a).digest();
+  const hb = createHmac("sha256", "openatende:waba").update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+/** The handshake's answer: the challenge to echo, or null when it must be refused. */
+export function verificationAnswer(query: Record<string, unknown>, verifyToken: string): string | null {
+  const get = (k: string) => {
+    const flat = query[`hub.${k}`];
+    const nested = (query.hub as Record<string, unknown> | undefined)?.[k];
+    const v = flat ?? nested;
+    return typeof v === "string" ? v : typeof v === "number" ? String(v) : undefined;
+  };
+  const token = get("verify_token");
+  const challenge = get("challenge");
+  if (get("mode") !== "subscribe" || token === undefined || challenge === undefined) return null;
+  return sameSecret(token, verifyToken) ? challenge : null;
+}
+
+export interface WebhookChange {
+  /** The entry's id: the WhatsApp Business Account. */
+  wabaId: string;
+  field: string;
+  value: Record<string, unknown>;
+}
+
+/** The changes of a verified delivery; throws DeliveryError for a body that is not Meta's envelope. */
+export function parseEnvelope(body: Buffer): WebhookChange[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString("utf8"));
+  } catch {
+    throw new DeliveryError("ERR_WABA_PAYLOAD_INVALID", 400, "The delivery is not valid JSON");
+  }
+  const env = parsed as { object?: unknown; entry?: unknown };
+  if (!env || typeof env !== "object" || env.object !== "whatsapp_business_account" || !Array.isArray(env.entry)) {
+    throw new DeliveryError("ERR_WABA_PAYLOAD_INVALID", 400, 'The delivery is not a "whatsapp_business_account" envelope');
+  }
+  const out: WebhookChange[] = [];
+  for (const entry of env.entry as Array<{ id?: unknown; changes?: unknown }>) {
+    if (!entry || !Array.isArray(entry.changes)) continue;
+    for (const change of entry.changes as Array<{ field?: unknown; value?: unknown }>) {
+      if (!change || typeof change.field !== "string" || !change.value || typeof change.value !== "object") continue;
+      out.push({ wabaId: String(entry.id ?? ""), field: change.field, value: change.value as Record<string, unknown> });
+    }
+  }
+  return out;
+}
+
+/** The phone-number id a "messages" change is for (its metadata), or null. */
+export function phoneNumberIdOf(change: WebhookChange): string | null {
+  const meta = change.value.metadata as { phone_number_id?: unknown } | undefined;
+  const id = meta?.phone_number_id;
+  return typeof id === "string" || typeof id === "number" ? String(id) : null;
+}

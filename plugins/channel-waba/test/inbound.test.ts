@@ -1,0 +1,83 @@
+/**
+ * What each kind of Cloud API message becomes in the real core: files downloaded through the
+ * short-lived URL (looked up again when it expired) and stored with their type and size,
+ * replies naming the quoted message, reactions added and taken away, interactive choices as
+ * their titles (WHATSAPP.md §7.2 items 3 and 8).
+ */
+import { createTenant, startCore, type TenantFixture, type TestCore } from "@openatende/core/testkit";
+import { FakeGraph } from "./fake-graph";
+import { connectWaba, LOOPBACK_FAKES, messagesOf, newCustomer, ticketWithMessages, waitFor, type WabaConnection } from "./helpers";
+import { buttonReply, envelope, listReply, mediaMessage, messagesValue, reactionMessage, textMessage } from "./meta-payloads";
+
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
+describe("WABA inbound kinds, real core", () => {
+  let graph: FakeGraph;
+  let t: TestCore;
+  let f: TenantFixture;
+  let c: WabaConnection;
+  const who = newCustomer("Carla");
+
+  beforeAll(async () => {
+    graph = await FakeGraph.start();
+    t = await startCore({ env: LOOPBACK_FAKES });
+    f = await createTenant(t, { tier: "PLUS" });
+    c = await connectWaba(t, f, graph, { name: "WABA entrada" });
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await graph?.close();
+  });
+
+  const deliver = async (...messages: unknown[]) => {
+    const r = await FakeGraph.deliver(c.webhook, envelope([{ wabaId: c.number.wabaId, changes: [{ value: messagesValue(c.number.pnid, { contacts: [who], messages }) }] }]), c.appSecret);
+    expect(r.status).toBe(200);
+  };
+
+  it("stores text, an image with its caption (URL expired once, looked up again) and a PDF with its name", async () => {
+    const first = textMessage(who, "Bom dia!");
+    const imageId = graph.addMedia(c.number, PNG, "image/png");
+    graph.staleNextUrl.add(imageId);
+    const pdf = Buffer.from("%PDF-1.4 orçamento");
+    const pdfId = graph.addMedia(c.number, pdf, "application/pdf");
+    const lookups = graph.mediaLookups;
+    await deliver(first, mediaMessage(who, "image", { id: imageId, mime_type: "image/png", caption: "Olha a foto" }), mediaMessage(who, "document", { id: pdfId, mime_type: "application/pdf", filename: "orcamento.pdf" }));
+    const { ticket, messages } = await ticketWithMessages(t, f.admin, who.name, 3);
+    expect(messages.map((m) => [m.body, m.mediaType])).toEqual([
+      ["Bom dia!", null],
+      ["Olha a foto", "image"],
+      [expect.anything(), "document"],
+    ]);
+    expect(messages[1].media).toMatchObject({ mimeType: "image/png", size: PNG.length });
+    expect(messages[2].media).toMatchObject({ fileName: "orcamento.pdf", mimeType: "application/pdf", size: pdf.length });
+    // The stale URL made the plugin ask for the id again: 2 lookups for the image, 1 for the PDF.
+    expect(graph.mediaLookups - lookups).toBe(3);
+    const file = await fetch(`${t.url}${messages[1].media!.url}`, { headers: { authorization: `Bearer ${f.agent.token}`, "x-session-id": f.agent.sessionId } });
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(ticket.contact.name).toBe(who.name);
+  });
+
+  it("a reply names the quoted message; a reaction is added to it and taken away", async () => {
+    const base = textMessage(who, "Qual o prazo?");
+    await deliver(base);
+    const quoted = (await ticketWithMessages(t, f.admin, who.name, 4)).messages.find((m) => m.providerId === base.id)!;
+    await deliver(textMessage(who, "sobre isso", { context: { from: who.waId, id: base.id } }));
+    const { ticket, messages } = await ticketWithMessages(t, f.admin, who.name, 5);
+    expect(messages.find((m) => m.body === "sobre isso")!.quotedMsgId).toBe(quoted.id);
+
+    await deliver(reactionMessage(who, String(base.id), "👍"));
+    await waitFor("the reaction", async () => (await messagesOf(t, f.admin, ticket.id)).find((m) => m.id === quoted.id)!.reactions.length === 1);
+    expect((await messagesOf(t, f.admin, ticket.id)).find((m) => m.id === quoted.id)!.reactions).toMatchObject([{ by: who.waId, emoji: "👍" }]);
+    await deliver(reactionMessage(who, String(base.id), ""));
+    await waitFor("the reaction to go", async () => (await messagesOf(t, f.admin, ticket.id)).find((m) => m.id === quoted.id)!.reactions.length === 0);
+    // A reaction is a change of the message, not a message of its own.
+    expect(await messagesOf(t, f.admin, ticket.id)).toHaveLength(5);
+  });
+
+  it("a button or list choice arrives as the chosen title", async () => {
+    await deliver(buttonReply(who, "opt-2", "Falar com vendas"), listReply(who, "row-7", "Segunda via", "Boleto do mês"));
+    const { messages } = await ticketWithMessages(t, f.admin, who.name, 7);
+    expect(messages.slice(-2).map((m) => m.body)).toEqual(["Falar com vendas", "Segunda via"]);
+  });
+});
