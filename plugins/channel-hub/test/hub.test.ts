@@ -1,0 +1,198 @@
+/**
+ * The hub channel in a real core (gateway, MariaDB, Redis) against a local NotificaMe: connect
+ * subscribes the webhook, customers' messages become tickets, agents' replies reach the hub
+ * from the right channel, statuses move messages forward, and the webhook's secret keeps out
+ * what the hub did not send.
+ */
+import { createTenant, startCore, uid, type TenantFixture, type TestCore } from "@openatende/core/testkit";
+import type { SendResult } from "@openatende/plugin-sdk";
+import { FakeNotificaMe } from "./fake-notificame";
+import { connectHub, messagesOf, sleep, ticketsOf, ticketWithMessages, waitFor, LOOPBACK_FAKES, type HubConnection } from "./helpers";
+
+describe("hub channel, real core", () => {
+  let hub: FakeNotificaMe;
+  let t: TestCore;
+  let f: TenantFixture;
+  let c: HubConnection;
+
+  beforeAll(async () => {
+    hub = await FakeNotificaMe.start();
+    t = await startCore({ env: LOOPBACK_FAKES });
+    f = await createTenant(t, { tier: "PLUS" });
+    c = await connectHub(t, f, hub, { name: "Instagram da loja" });
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await hub?.close();
+  });
+
+  const visitor = () => ({ from: `17841${Math.floor(1e9 + Math.random() * 8e9)}`, name: `Ana ${uid()}` });
+  const deliver = (conn: HubConnection, event: unknown) => hub.post(conn.channel.id, event, { origin: t.url });
+
+  it("connecting subscribes the hub to the connection's webhook, secret included", async () => {
+    expect(c.status).toBe("connected");
+    const sub = hub.subscriptionOf(c.channel.id)!;
+    expect(sub.apiToken).toBe(c.channel.apiToken);
+    expect(new URL(sub.url).pathname).toBe(`/api/hub/${c.token}/webhook/${c.secret}`);
+    // The form shows the same address to its tenant's admins; nobody else learns the secret.
+    const shown = await t.api.get(`/hub/webhook-url?token=${c.token}`, f.admin);
+    expect(shown.status).toBe(200);
+    expect(shown.body.path).toBe(`/api/hub/${c.token}/webhook/${c.secret}`);
+    expect((await t.api.get(`/hub/webhook-url?token=${c.token}`, f.agent)).status).toBe(403);
+  });
+
+  it("a customer's message opens a ticket; the same delivery again stores nothing new", async () => {
+    const who = visitor();
+    const event = hub.messageEvent(c.channel.id, { ...who, text: "Oi, vocês têm o tênis 42?" });
+    expect(await deliver(c, event)).toMatchObject({ status: 200, body: { ok: true, result: "stored" } });
+    const { ticket, messages } = await ticketWithMessages(t, f.admin, who.name, 1);
+    expect(messages[0]).toMatchObject({ body: "Oi, vocês têm o tênis 42?", fromMe: false });
+    expect(Math.abs(messages[0].timestamp - Date.now())).toBeLessThan(60_000);
+    expect(await deliver(c, event)).toMatchObject({ status: 200, body: { result: "duplicate" } });
+    const burst = await Promise.all(Array.from({ length: 6 }, () => deliver(c, event)));
+    expect(burst.map((r) => r.body.result)).toEqual(Array(6).fill("duplicate"));
+    await sleep(200);
+    expect(await messagesOf(t, f.admin, ticket.id)).toHaveLength(1);
+    expect(await ticketsOf(t, f.admin, who.name)).toHaveLength(1);
+    // Our own sends echoed back (direction OUT) are not messages from the customer.
+    expect((await deliver(c, hub.messageEvent(c.channel.id, { ...who, text: "eco", direction: "OUT" }))).body.result).toBe("ignored");
+  });
+
+  it("a wrong or missing secret is refused with 401 and nothing is stored; an unknown token is 404", async () => {
+    const who = visitor();
+    const event = hub.messageEvent(c.channel.id, { ...who, text: "não devia entrar" });
+    const at = (path: string) => fetch(`${t.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(event) });
+    for (const secret of [`${c.secret}x`, c.secret.slice(0, -1), "x".repeat(c.secret.length)]) {
+      const r = await at(`/api/hub/${c.token}/webhook/${secret}`);
+      expect(r.status).toBe(401);
+      expect(await r.json()).toMatchObject({ error: "ERR_TOKEN_INVALID", data: { reason: "webhook-secret" } });
+    }
+    expect((await at(`/api/hub/${c.token}/webhook`)).status).toBe(404);
+    expect((await at(`/api/hub/${"y".repeat(32)}/webhook/${c.secret}`)).status).toBe(404);
+    const bad = await fetch(`${t.url}/api/hub/${c.token}/webhook/${c.secret}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: "ERR_HUB_PAYLOAD_INVALID" });
+    await sleep(200);
+    expect(await ticketsOf(t, f.admin, who.name)).toEqual([]);
+  });
+
+  it("an agent's reply goes out from the connection's hub channel with its account token; statuses move it forward", async () => {
+    const who = visitor();
+    await deliver(c, hub.messageEvent(c.channel.id, { ...who, text: "Quero trocar um produto" }));
+    const { ticket } = await ticketWithMessages(t, f.admin, who.name, 1);
+    expect((await t.api.put(`/tickets/${ticket.id}`, { status: "open" }, f.agent)).status).toBe(200);
+    const r = await t.api.post(`/messages/${ticket.id}`, { body: "Claro! Qual o número do pedido?" }, f.agent);
+    expect(r.body).toMatchObject({ fromMe: true, status: "sent" });
+    const sent = hub.sends.at(-1)!;
+    expect(sent).toMatchObject({ variant: "instagram", apiToken: c.channel.apiToken, from: c.channel.id, to: who.from, contents: [{ type: "text", text: "Claro! Qual o número do pedido?" }] });
+    expect(r.body.providerId).toBe(sent.id);
+    const status = async () => (await messagesOf(t, f.admin, ticket.id)).find((m) => m.providerId === sent.id)!.status;
+    expect((await deliver(c, hub.statusEvent(c.channel.id, sent.id, "DELIVERED"))).body).toMatchObject({ result: "acked" });
+    expect(await status()).toBe("delivered");
+    await deliver(c, hub.statusEvent(c.channel.id, sent.id, "READ"));
+    expect(await status()).toBe("read");
+    await deliver(c, hub.statusEvent(c.channel.id, sent.id, "DELIVERED"));
+    expect(await status()).toBe("read");
+  });
+
+  it("a file goes by a signed link the hub can fetch, and only that link", async () => {
+    const pdf = Buffer.from("%PDF-1.4 boleto de teste");
+    const res = (await t.core.broker.call("v1.channel-hub.send", {
+      tenantId: f.tenantId,
+      connectionId: c.id,
+      to: { externalId: "1784100000001" },
+      message: { kind: "media", body: "Segue o boleto", media: { data: pdf.toString("base64"), mimeType: "application/pdf", fileName: "boleto.pdf" } },
+      messageId: 900001,
+    })) as SendResult;
+    const sent = hub.sends.find((s) => s.id === res.providerMessageId)!;
+    expect(sent.contents).toEqual([{ type: "file", fileUrl: expect.any(String), fileMimeType: "document", fileName: "boleto.pdf", fileCaption: "Segue o boleto" }]);
+    const link = new URL(sent.contents[0].fileUrl);
+    const got = await fetch(`${t.url}${link.pathname}${link.search}`);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer())).toEqual(pdf);
+    const forged = link.pathname.replace(/\/media\/(\d+)\//, (_m, e) => `/media/${Number(e) + 1}/`);
+    expect((await fetch(`${t.url}${forged}${link.search}`)).status).toBe(404);
+  });
+
+  it("a send handed over again with the same message id goes to the hub once; a failure the hub reports can go again", async () => {
+    const send = (messageId: number, body: string) =>
+      t.core.broker.call("v1.channel-hub.send", { tenantId: f.tenantId, connectionId: c.id, to: { externalId: "1784100000002" }, message: { kind: "text", body }, messageId }) as Promise<SendResult>;
+    const before = hub.sends.length;
+    const [a, b] = await Promise.all([send(900002, "uma vez só"), send(900002, "uma vez só")]);
+    const again = await send(900002, "uma vez só");
+    expect(hub.sends.length - before).toBe(1);
+    expect(b.providerMessageId).toBe(a.providerMessageId);
+    expect(again.providerMessageId).toBe(a.providerMessageId);
+
+    hub.failNextSend(500, "internal error");
+    await expect(send(900003, "depois do erro")).rejects.toMatchObject({ type: "ERR_HUB_UNAVAILABLE", code: 503 });
+    const retried = await send(900003, "depois do erro");
+    expect(hub.sends.filter((s) => s.id === retried.providerMessageId)).toHaveLength(1);
+
+    hub.failNextSend(400, "recipient cannot receive messages");
+    await expect(send(900004, "recusada")).rejects.toMatchObject({ type: "ERR_HUB_SEND_REJECTED", data: { reason: "recipient cannot receive messages" } });
+    await expect(
+      t.core.broker.call("v1.channel-hub.send", { tenantId: f.tenantId, connectionId: c.id, to: { externalId: "não é id" }, message: { kind: "text", body: "x" } }),
+    ).rejects.toMatchObject({ type: "ERR_HUB_RECIPIENT_INVALID" });
+  });
+
+  it("a webhook for tenant A's connection never lands in tenant B, whatever the URL it reaches", async () => {
+    const g = await createTenant(t, { tier: "PLUS" });
+    const other = await connectHub(t, g, hub, { name: "Facebook da outra empresa", variant: "facebook" });
+    const who = visitor();
+    const aEvent = hub.messageEvent(c.channel.id, { ...who, text: "para a empresa A" });
+    // A's event posted to B's address (B's secret): not B's channel, so not B's message.
+    expect(await hub.post(c.channel.id, aEvent, { origin: t.url, url: hub.subscriptionOf(other.channel.id)!.url })).toMatchObject({ status: 200, body: { result: "ignored" } });
+    // A's token with B's secret: refused.
+    const mixed = await fetch(`${t.url}/api/hub/${c.token}/webhook/${other.secret}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(aEvent) });
+    expect(mixed.status).toBe(401);
+    await sleep(200);
+    expect(await ticketsOf(t, g.admin, who.name)).toEqual([]);
+    expect(await ticketsOf(t, f.admin, who.name)).toEqual([]);
+    // Delivered right, it is A's only.
+    expect((await deliver(c, aEvent)).body.result).toBe("stored");
+    await ticketWithMessages(t, f.admin, who.name, 1);
+    expect(await ticketsOf(t, g.admin, who.name)).toEqual([]);
+    // B's admin cannot read A's webhook address; B's customer lands in B, and B's reply leaves from B's channel.
+    expect((await t.api.get(`/hub/webhook-url?token=${c.token}`, g.admin)).status).toBe(404);
+    const bia = { from: "9988776655", name: `Bia ${uid()}` };
+    expect((await deliver(other, hub.messageEvent(other.channel.id, { ...bia, text: "oi B" }))).body.result).toBe("stored");
+    const { ticket } = await ticketWithMessages(t, g.admin, bia.name, 1);
+    expect(await ticketsOf(t, f.admin, bia.name)).toEqual([]);
+    expect((await t.api.get(`/tickets/${ticket.id}`, f.admin)).status).toBe(404);
+    expect((await t.api.put(`/tickets/${ticket.id}`, { status: "open" }, g.agent)).status).toBe(200);
+    await t.api.post(`/messages/${ticket.id}`, { body: "Olá, Bia" }, g.agent);
+    expect(hub.sends.at(-1)).toMatchObject({ variant: "facebook", from: other.channel.id, apiToken: other.channel.apiToken, to: bia.from });
+  });
+
+  it("the public webhook is rate-limited per connection: over the limit it answers 429 and stores nothing", async () => {
+    const svc = t.core.broker.getLocalService({ name: "channel-hub", version: 1 }) as unknown as { settings: { limits: Record<string, number> } };
+    const saved = { ...svc.settings.limits };
+    const d = await connectHub(t, f, hub, { name: `Webchat ${uid()}`, variant: "webchat" });
+    svc.settings.limits.perConnection = 3;
+    try {
+      const names = Array.from({ length: 5 }, () => `Caio ${uid()}`);
+      const answers = [];
+      for (const name of names) answers.push((await deliver(d, hub.messageEvent(d.channel.id, { from: `v-${uid()}`, name, text: "oi" }))).status);
+      expect(answers).toEqual([200, 200, 200, 429, 429]);
+      await sleep(200);
+      expect(await ticketsOf(t, f.admin, names[3])).toEqual([]);
+      expect(await ticketsOf(t, f.admin, names[4])).toEqual([]);
+    } finally {
+      svc.settings.limits = saved;
+    }
+  });
+
+  it("a token the hub no longer accepts fails the send with a clear code and shows the connection needs new credentials", async () => {
+    const d = await connectHub(t, f, hub, { name: `Telegram ${uid()}`, variant: "telegram" });
+    hub.failNextSend(401, "Invalid API token");
+    await expect(
+      t.core.broker.call("v1.channel-hub.send", { tenantId: f.tenantId, connectionId: d.id, to: { externalId: "12345678" }, message: { kind: "text", body: "oi" } }),
+    ).rejects.toMatchObject({ type: "ERR_HUB_TOKEN_REFUSED" });
+    const view = await waitFor("the connection to show it is disconnected", async () => {
+      const r = await t.api.get(`/connections/${d.id}`, f.admin);
+      return r.body.status === "disconnected" ? r.body : null;
+    });
+    expect(view.statusDetail).toMatch(/API token/);
+  });
+});
