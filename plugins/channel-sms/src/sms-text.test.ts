@@ -1,0 +1,26 @@
+import { partsOf, smsNumber } from "./sms-text";
+
+describe("SMS text", () => {
+  it("takes numbers with the country code, formatted or not, and refuses the rest", () => {
+    expect(smsNumber("5511988887777")).toBe("5511988887777");
+    expect(smsNumber("+55 (11) 98888-7777")).toBe("5511988887777");
+    expect(smsNumber("12345")).toBeNull();
+    expect(smsNumber("5511988887777@s.whatsapp.net")).toBeNull();
+    expect(smsNumber("1".repeat(16))).toBeNull();
+  });
+
+  it("counts the parts (credits) of a text as the networks split it", () => {
+    expect(partsOf("Olá! Seu pedido saiu para entrega.")).toBe(1); // á is not GSM-7: UCS-2, 70 per part
+    expect(partsOf("a".repeat(160))).toBe(1);
+    expect(partsOf("a".repeat(161))).toBe(2);
+    expect(partsOf("a".repeat(306))).toBe(2);
+    expect(partsOf("a".repeat(307))).toBe(3);
+    expect(partsOf("€".repeat(80))).toBe(1); // extension characters take two septets each
+    expect(partsOf("€".repeat(81))).toBe(2);
+    expect(partsOf("é".repeat(160))).toBe(1); // é is in GSM-7
+    expect(partsOf("ã".repeat(70))).toBe(1);
+    expect(partsOf("ã".repeat(71))).toBe(2);
+    expect(partsOf("😀".repeat(35))).toBe(1); // two UTF-16 units each
+    expect(partsOf("😀".repeat(36))).toBe(2);
+  });
+});
