@@ -75,9 +75,18 @@ describe("WABA inbound kinds, real core", () => {
     expect(await messagesOf(t, f.admin, ticket.id)).toHaveLength(5);
   });
 
+  it("a file over the platform's 10 MB is not downloaded: the message says so", async () => {
+    const big = graph.addMedia(c.number, Buffer.alloc(10 * 1024 * 1024 + 1, 1), "video/mp4");
+    const lookups = graph.mediaLookups;
+    await deliver(mediaMessage(who, "video", { id: big, mime_type: "video/mp4", caption: "vídeo grande" }));
+    const { messages } = await ticketWithMessages(t, f.admin, who.name, 6);
+    expect(messages.at(-1)).toMatchObject({ body: `vídeo grande [video-${big}.mp4: download failed]`, media: null });
+    expect(graph.mediaLookups - lookups).toBe(1);
+  });
+
   it("a button or list choice arrives as the chosen title", async () => {
     await deliver(buttonReply(who, "opt-2", "Falar com vendas"), listReply(who, "row-7", "Segunda via", "Boleto do mês"));
-    const { messages } = await ticketWithMessages(t, f.admin, who.name, 7);
+    const { messages } = await ticketWithMessages(t, f.admin, who.name, 8);
     expect(messages.slice(-2).map((m) => m.body)).toEqual(["Falar com vendas", "Segunda via"]);
   });
 });

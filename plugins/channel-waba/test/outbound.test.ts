@@ -71,6 +71,11 @@ describe("WABA outbound, real core", () => {
     expect(graph.uploads.get(doc.document.id)!.data.equals(pdf)).toBe(true);
   });
 
+  it("a file the core has only by URL goes by link, for Meta to fetch", async () => {
+    await pluginSend({ kind: "media", body: "catálogo", media: { url: "https://cdn.example.com/catalogo.pdf", mimeType: "application/pdf", fileName: "catalogo.pdf" } });
+    expect(last()).toEqual({ messaging_product: "whatsapp", recipient_type: "individual", to: who.waId, type: "document", document: { link: "https://cdn.example.com/catalogo.pdf", filename: "catalogo.pdf", caption: "catálogo" } });
+  });
+
   it("statuses only move forward, out of order or repeated; a late failure does not undo a delivery", async () => {
     const id = (await say("Seu pedido saiu.")).body.providerId as string;
     await statuses(status(id, who.waId, "read"), status(id, who.waId, "delivered"), status(id, who.waId, "sent"));
