@@ -2,7 +2,7 @@
  * What a checked webhook event does in the core: a message handed to `inbound` once even when
  * the hub delivers it several times at once, a status handed to `ack`.
  */
-import { ack, call, inbound, type Caller, type ConnectionRef } from "@openatende/plugin-sdk";
+import { call, inbound, type Caller, type ConnectionRef } from "@openatende/plugin-sdk";
 import type { Draft, Normalised } from "./normalise";
 
 export type DeliveryResult = "stored" | "duplicate" | "acked" | "ignored" | "refused";
@@ -20,11 +20,16 @@ const refusedByCore = (err: unknown) => {
 export async function ackDelivered(caller: Caller, ref: ConnectionRef, evt: Extract<Normalised, { kind: "ack" }>, sending?: Set<Promise<unknown>>): Promise<DeliveryResult> {
   const a = { ...ref, providerMessageId: evt.providerMessageId, status: evt.status, ...(evt.reason ? { reason: evt.reason } : {}), ...(evt.timestamp ? { timestamp: evt.timestamp } : {}) };
   const first = await call(caller, "channels.ack", a);
-  if (first?.applied === false && sending?.size) {
-    await Promise.race([Promise.allSettled([...sending]), new Promise((ok) => setTimeout(ok, 10_000))]);
-    await ack(caller, a);
+  if (first?.applied !== false) return "acked";
+  // A message the core does not know (sent from the hub's panel, or long gone) takes no ack.
+  if (!sending?.size) return "ignored";
+  await Promise.race([Promise.allSettled([...sending]), new Promise((ok) => setTimeout(ok, 10_000))]);
+  // The core stores the provider's id once the send's answer reaches it: a few short tries.
+  for (let i = 0; i < 5; i++) {
+    if ((await call(caller, "channels.ack", a))?.applied !== false) return "acked";
+    await new Promise((ok) => setTimeout(ok, 200));
   }
-  return "acked";
+  return "ignored";
 }
 
 export class MessageDeliveries {

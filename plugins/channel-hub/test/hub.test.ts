@@ -95,6 +95,27 @@ describe("hub channel, real core", () => {
     expect(await status()).toBe("read");
   });
 
+  it("a status that overtakes its send's answer is applied once the answer arrives", async () => {
+    const who = visitor();
+    await deliver(c, hub.messageEvent(c.channel.id, { ...who, text: "Vocês abrem domingo?" }));
+    const { ticket } = await ticketWithMessages(t, f.admin, who.name, 1);
+    expect((await t.api.put(`/tickets/${ticket.id}`, { status: "open" }, f.agent)).status).toBe(200);
+    const before = hub.sends.length;
+    hub.sendDelayMs = 600;
+    try {
+      const reply = t.api.post(`/messages/${ticket.id}`, { body: "Abrimos sim, das 9h às 13h." }, f.agent);
+      const sent = await waitFor("the send at the hub", async () => hub.sends.length > before && hub.sends.at(-1)!);
+      // The hub reports it delivered while our send still waits for its answer.
+      const status = await deliver(c, hub.statusEvent(c.channel.id, sent.id, "DELIVERED"));
+      expect(status).toMatchObject({ status: 200, body: { result: "acked" } });
+      expect((await reply).body).toMatchObject({ providerId: sent.id });
+      const mine = (await messagesOf(t, f.admin, ticket.id)).find((m) => m.providerId === sent.id)!;
+      expect(mine.status).toBe("delivered");
+    } finally {
+      hub.sendDelayMs = 0;
+    }
+  });
+
   it("a file goes by a signed link the hub can fetch, and only that link", async () => {
     const pdf = Buffer.from("%PDF-1.4 boleto de teste");
     const res = (await t.core.broker.call("v1.channel-hub.send", {
