@@ -159,8 +159,10 @@ export class SmsChannel {
 
   // --- the provider's callbacks -----------------------------------------------------------------
 
+  /** One callback of the provider for connection `r`, found by the route's token. */
   async handleWebhook(
     r: ResolvedToken,
+    routeToken: string,
     event: WebhookEvent,
     pathSecret: string,
     body: Buffer,
@@ -170,7 +172,8 @@ export class SmsChannel {
     // The running connection's settings first (what it was connected with), else the stored ones.
     const live = this.runningOf(r);
     const { provider, settings } = live ?? this.providerOf(r, 404);
-    const delivery = { event, body, headers, pathSecret, url: "" };
+    const url = webhookUrls(this.opts.context?.publicUrl ?? "", routeToken, pathSecret)[event];
+    const delivery = { event, body, headers, pathSecret, url };
     // Nothing of a delivery whose secret is wrong is read.
     if (!provider.verifyWebhook(delivery, settings.webhookSecret)) {
       throw new Errors.MoleculerClientError("Wrong webhook secret", 401, "ERR_TOKEN_INVALID", { reason: "webhook-secret" });

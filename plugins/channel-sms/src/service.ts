@@ -68,7 +68,8 @@ async function ownConnection(ctx: Ctx<{ token: string }>): Promise<ResolvedToken
 export const smsChannelPlugin = definePlugin({
   pkgJson: require("../package.json"),
   service: {
-    settings: { rest: "/" },
+    // Webhook limits are settings, so a test can lower them.
+    settings: { rest: "/", webhookLimits: WEBHOOK_LIMITS },
     created(this: any) {
       const context = pluginContext(this);
       this.channel = new SmsChannel({
@@ -125,7 +126,7 @@ export const smsChannelPlugin = definePlugin({
         headers: WEBHOOK_HEADERS,
         params: { token: connectionToken, secret: { type: "string", min: 1, max: 200 }, event: { type: "enum", values: [...WEBHOOK_EVENTS] } },
         async handler(this: any, ctx: Ctx<{ token: string; secret: string; event: WebhookEvent }>) {
-          const { windowSeconds, perAddress, perConnection } = WEBHOOK_LIMITS;
+          const { windowSeconds, perAddress, perConnection } = this.settings.webhookLimits as typeof WEBHOOK_LIMITS;
           await rateLimit(ctx, PLUGIN_ID, [
             ...(ctx.meta.ip ? [{ key: `webhook:ip:${ctx.meta.ip}`, max: perAddress, windowSeconds }] : []),
             { key: `webhook:token:${ctx.params.token}`, max: perConnection, windowSeconds },
@@ -147,7 +148,7 @@ export const smsChannelPlugin = definePlugin({
             throw err;
           }
           try {
-            return { ok: true, ...(await channelOf(this).handleWebhook(r, ctx.params.event, ctx.params.secret, body, ctx.meta.headers ?? {}, ctx)) };
+            return { ok: true, ...(await channelOf(this).handleWebhook(r, ctx.params.token, ctx.params.event, ctx.params.secret, body, ctx.meta.headers ?? {}, ctx)) };
           } catch (err) {
             const code = Number((err as { code?: unknown }).code);
             if (code >= 400 && code < 500) throw err;

@@ -97,6 +97,38 @@ describe("SMS connections, real core", () => {
     expect(forged.status).toBe(401);
   });
 
+  it("callbacks are rate-limited per connection (and per address): over the limit answers 429", async () => {
+    const svc = t.core.broker.getLocalService({ name: "channel-sms", version: 1 }) as unknown as { settings: { webhookLimits: Record<string, number> } };
+    const limits = svc.settings.webhookLimits;
+    svc.settings.webhookLimits = { ...limits, perConnection: 3 };
+    try {
+      const account = api.addAccount();
+      const c = await connectSms(t, a, api, account, "SMS limitado");
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await api.post(account.callbacks.status!, { RequestUniqueId: `none-${i}`, DlrStatus: "DELIVRD" })).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      // Wrong secrets count too: guessing is limited.
+      expect((await api.post(`${t.url}/api/sms/${c.token}/${"y".repeat(40)}/status`, {})).status).toBe(429);
+    } finally {
+      svc.settings.webhookLimits = limits;
+    }
+  });
+
+  it("Comtele out of reach: the connection waits in timeout, the test says why, a send answers ERR_SMS_PROVIDER_UNAVAILABLE", async () => {
+    const account = api.addAccount();
+    const c = await createSmsConnection(t, a, api, account, "SMS fora do ar", { apiUrl: "http://127.0.0.1:9/api/v2" });
+    const on = await t.api.post(`/connections/${c.id}/connect`, {}, a.admin);
+    expect(on.status).toBe(200);
+    expect(on.body.status).toBe("timeout");
+    expect(on.body.statusDetail).toMatch(/could not be reached/);
+    const tried = await t.api.post("/connections/test", { type: "channel-sms", settings: accountSettings(api, account, { apiUrl: "http://127.0.0.1:9/api/v2" }) }, a.admin);
+    expect(tried.body.ok).toBe(false);
+    await expect(
+      t.core.broker.call("v1.channel-sms.send", { tenantId: a.tenantId, connectionId: c.id, to: { externalId: "5511977776666" }, message: { kind: "text", body: "oi" }, messageId: 600_000_001 }),
+    ).rejects.toMatchObject({ type: "ERR_SMS_PROVIDER_UNAVAILABLE" });
+    expect((await t.api.post("/sms/credits", { token: c.token }, a.admin)).body.error).toBe("ERR_SMS_PROVIDER_UNAVAILABLE");
+  });
+
   it("a tenant below the plugin's tier (PREMIUM) cannot use it", async () => {
     const free = await createTenant(t, { tier: "PLUS" });
     const r = await t.api.post("/connections", { name: "SMS", type: "channel-sms", settings: accountSettings(api, api.addAccount()) }, free.admin);
