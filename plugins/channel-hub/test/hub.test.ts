@@ -204,6 +204,36 @@ describe("hub channel, real core", () => {
     }
   });
 
+  it("e-mail: a customer's e-mail opens a ticket by address; the reply goes as an e-mail with the connection's subject", async () => {
+    const m = await connectHub(t, f, hub, { name: `E-mail ${uid()}`, variant: "email", settings: { emailSubject: "Loja Exemplo" } });
+    const name = `Edu ${uid()}`;
+    const address = `edu.${uid()}@example.com`;
+    const event = hub.messageEvent(m.channel.id, { from: address, name, contents: [{ type: "email", subject: "Nota fiscal", html: "<p>Preciso da <b>nota</b></p>" }] });
+    expect((await deliver(m, event)).body.result).toBe("stored");
+    const { ticket, messages } = await ticketWithMessages(t, f.admin, name, 1);
+    expect(messages[0].body).toBe("Nota fiscal\n\nPreciso da nota");
+    expect((await t.api.put(`/tickets/${ticket.id}`, { status: "open" }, f.agent)).status).toBe(200);
+    await t.api.post(`/messages/${ticket.id}`, { body: "Segue <a nota>\nObrigado" }, f.agent);
+    expect(hub.sends.at(-1)).toMatchObject({ variant: "email", from: m.channel.id, to: address, contents: [{ type: "email", subject: "Loja Exemplo", html: "Segue &lt;a nota&gt;<br>Obrigado" }] });
+  });
+
+  it("the form's test and connect say when the hub refuses the API token", async () => {
+    const channel = hub.addChannel("olx");
+    const settings = { variant: "olx", channelToken: channel.id, apiToken: "not-the-account-token", webhookSecret: "w".repeat(40), apiUrl: hub.url };
+    const tested = await t.api.post("/connections/test", { type: "channel-hub", settings }, f.admin);
+    expect(tested.body).toMatchObject({ ok: false, detail: "The hub refused the API token" });
+    const good = await t.api.post("/connections/test", { type: "channel-hub", settings: { ...settings, apiToken: channel.apiToken } }, f.admin);
+    expect(good.body).toMatchObject({ ok: true });
+    const made = await t.api.post("/connections", { name: `OLX ${uid()}`, type: "channel-hub", settings }, f.admin);
+    const on = await t.api.post(`/connections/${made.body.id}/connect`, {}, f.admin);
+    expect(on.body).toMatchObject({ status: "disconnected" });
+    expect((await t.api.get(`/connections/${made.body.id}`, f.admin)).body.statusDetail).toMatch(/refused the API token/);
+    // Spec §5: no connection token, no hub connection.
+    const none = await t.api.post("/connections", { name: `OLX ${uid()}`, type: "channel-hub", settings: { ...settings, channelToken: undefined } }, f.admin);
+    expect(none.status).toBe(400);
+    expect(none.body).toMatchObject({ error: "ERR_VALIDATION", data: { field: "settings.channelToken" } });
+  });
+
   it("a token the hub no longer accepts fails the send with a clear code and shows the connection needs new credentials", async () => {
     const d = await connectHub(t, f, hub, { name: `Telegram ${uid()}`, variant: "telegram" });
     hub.failNextSend(401, "Invalid API token");
