@@ -12,7 +12,10 @@
  * out-of-order deliveries happen), so the answer goes as soon as the delivery is checked and
  * routed; messages, reactions and statuses are then handed to the core in order per
  * connection (inbound.ts). The core stores each wamid once and never moves a status back.
+ * Each accepted change is held in Redis (store.ts) until the core has all of it, and taken up
+ * again when its connection connects (after a crash or restart): answered is never lost.
  */
+import { randomUUID } from "node:crypto";
 import { Errors } from "moleculer";
 import { resolveToken, type Caller, type ConnectionRef, type ResolvedToken } from "@openatende/plugin-sdk";
 import type { WabaChannel } from "./channel";
@@ -47,6 +50,8 @@ function settingsOf(channel: WabaChannel, r: ResolvedToken): WabaSettings | null
 export class Deliveries {
   /** Per connection: the tail of its processing chain (order kept within a connection). */
   private readonly chains = new Map<number, Promise<void>>();
+  /** Ids of held changes being processed here. */
+  private readonly running = new Set<string>();
 
   constructor(
     private readonly channel: WabaChannel,
@@ -77,8 +82,24 @@ export class Deliveries {
       throw err;
     }
     const routed = await this.route(r, settings, changes);
-    for (const x of routed) this.enqueue(x);
+    const ids = routed.map(() => randomUUID());
+    await Promise.all(routed.map((x, i) => this.channel.opts.store.hold(x.ref, ids[i], x.change)));
+    routed.forEach((x, i) => this.enqueue(x, ids[i]));
     return { ok: true, accepted: routed.length, ignored: changes.length - routed.length };
+  }
+
+  /** Takes up the changes of a connection that were accepted and not finished (called once it is connected). */
+  async recover(ref: ConnectionRef): Promise<number> {
+    const live = this.channel.liveOf(ref);
+    if (!live) return 0;
+    let n = 0;
+    for (const h of await this.channel.opts.store.held(ref)) {
+      if (this.running.has(h.id)) continue;
+      this.enqueue({ ref, settings: live.settings, change: h.change as WebhookChange }, h.id);
+      n++;
+    }
+    if (n) this.log().info(`connection ${ref.connectionId}: ${n} webhook change(s) accepted before a restart taken up again`);
+    return n;
   }
 
   /** Resolves when everything accepted so far has been processed (tests, shutdown). */
@@ -127,12 +148,16 @@ export class Deliveries {
     return found.length === 1 ? found[0] : null;
   }
 
-  private enqueue(x: Routed): void {
+  private enqueue(x: Routed, heldId: string): void {
     const id = x.ref.connectionId;
+    this.running.add(heldId);
     const prev = this.chains.get(id) ?? Promise.resolve();
     const next = prev
-      .then(() => processChange(this.channel, this.core, x))
-      .catch((err: Error) => this.log().warn(`connection ${id}: a webhook change was not processed: ${err.message}`));
+      .then(async () => {
+        if (await processChange(this.channel, this.core, x)) await this.channel.opts.store.release(x.ref, heldId);
+      })
+      .catch((err: Error) => this.log().warn(`connection ${id}: a webhook change was not processed: ${err.message}`))
+      .finally(() => this.running.delete(heldId));
     this.chains.set(id, next);
     void next.then(() => {
       if (this.chains.get(id) === next) this.chains.delete(id);

@@ -90,8 +90,10 @@ async function takeAck(channel: WabaChannel, core: Caller, x: Routed, a: Extract
   }
 }
 
-export async function processChange(channel: WabaChannel, core: Caller, x: Routed): Promise<void> {
+/** Hands a change's parts to the core; false when one could not be (the core away): the change is then kept to run again. */
+export async function processChange(channel: WabaChannel, core: Caller, x: Routed): Promise<boolean> {
   const log = channel.opts.logger;
+  let complete = true;
   for (const a of actionsOf(x.change.value)) {
     try {
       switch (a.kind) {
@@ -113,7 +115,9 @@ export async function processChange(channel: WabaChannel, core: Caller, x: Route
           break;
       }
     } catch (err) {
+      complete = false;
       log.warn(`connection ${x.ref.connectionId}: ${a.kind} not handed to the core: ${(err as Error).message}`);
     }
   }
+  return complete;
 }

@@ -103,8 +103,13 @@ export const wabaChannelPlugin = definePlugin({
       // --- the channel contract -------------------------------------------------------------
       connect: {
         params: channelActionParams.connect,
-        handler(this: any, ctx: Ctx<ConnectParams>): Promise<StatusResult> {
-          return channelOf(this).connect(ctx.params, ctx);
+        async handler(this: any, ctx: Ctx<ConnectParams>): Promise<StatusResult> {
+          const res = await channelOf(this).connect(ctx.params, ctx);
+          // What was accepted before a crash or restart and not finished goes in now.
+          void deliveriesOf(this)
+            .recover({ tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId })
+            .catch((err: Error) => this.logger.warn(`connection ${ctx.params.connectionId}: held webhook changes not taken up: ${err.message}`));
+          return res;
         },
       },
       disconnect: {

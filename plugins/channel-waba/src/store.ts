@@ -9,6 +9,10 @@
  *   does not download its file again; the core's unique key is what stores it once.
  * - the phone-number index: which connections (by token) serve a phone-number id, so that a
  *   webhook of a Meta app that serves several numbers reaches each number's own connection.
+ * - the changes held: each webhook change accepted (answered 200) and not yet fully handed to
+ *   the core. Meta does not deliver again what was answered, so a change a crash interrupted
+ *   is taken up when its connection is connected again (the core's idempotency makes a second
+ *   run harmless).
  *
  * Without Redis (no URL) nothing is remembered: every send goes out, replays are stored once
  * by the core all the same, and a webhook only reaches the connection whose URL it came to.
@@ -103,6 +107,24 @@ export class PluginStore {
   /** The tokens of the connections that said they serve the phone-number id. */
   async claimsOf(phoneNumberId: string): Promise<string[]> {
     return this.run("read the phone-number index", (r) => r.smembers(`${this.opts.prefix}:pnid:${phoneNumberId}`), []);
+  }
+
+  private heldKey(ref: { tenantId: number; connectionId: number }): string {
+    return `${this.opts.prefix}:held:${ref.tenantId}:${ref.connectionId}`;
+  }
+
+  async hold(ref: { tenantId: number; connectionId: number }, id: string, change: unknown): Promise<void> {
+    const key = this.heldKey(ref);
+    await this.run("hold a change", (r) => r.multi().hset(key, id, JSON.stringify(change)).expire(key, SEEN_TTL_SECONDS).exec(), null);
+  }
+
+  async release(ref: { tenantId: number; connectionId: number }, id: string): Promise<void> {
+    await this.run("release a change", (r) => r.hdel(this.heldKey(ref), id), 0);
+  }
+
+  async held(ref: { tenantId: number; connectionId: number }): Promise<Array<{ id: string; change: unknown }>> {
+    const all = await this.run("read the changes held", (r) => r.hgetall(this.heldKey(ref)), {} as Record<string, string>);
+    return Object.entries(all).map(([id, json]) => ({ id, change: JSON.parse(json) as unknown }));
   }
 
   async close(): Promise<void> {

@@ -118,9 +118,19 @@ export function ticketWithMessages(t: TestCore, who: Auth, contactName: string, 
   );
 }
 
-/** The plugin's service in the test's core (its retry waits can be shortened). */
-export function pluginService(t: TestCore): { settings: Record<string, unknown>; deliveries: { idle(): Promise<void> } } {
-  const svc = t.core.broker.getLocalService({ name: "channel-waba", version: 1 }) as unknown as { settings: Record<string, unknown>; deliveries: { idle(): Promise<void> } } | undefined;
+interface HeldStore {
+  hold(ref: { tenantId: number; connectionId: number }, id: string, change: unknown): Promise<void>;
+  held(ref: { tenantId: number; connectionId: number }): Promise<Array<{ id: string; change: unknown }>>;
+}
+export interface PluginService {
+  settings: Record<string, unknown>;
+  deliveries: { idle(): Promise<void> };
+  channel: { opts: { store: HeldStore } };
+}
+
+/** The plugin's service in the test's core (its retry waits can be shortened, its store read). */
+export function pluginService(t: TestCore): PluginService {
+  const svc = t.core.broker.getLocalService({ name: "channel-waba", version: 1 }) as unknown as PluginService | undefined;
   if (!svc) throw new Error("the channel-waba service is not running in the test core");
   return svc;
 }

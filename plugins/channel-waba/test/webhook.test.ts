@@ -5,7 +5,7 @@
  */
 import { createTenant, startCore, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { FakeGraph } from "./fake-graph";
-import { APP_SECRET, connectWaba, LOOPBACK_FAKES, settingsFor, messagesOf, newCustomer, sleep, ticketsOf, ticketWithMessages, VERIFY_TOKEN, type WabaConnection } from "./helpers";
+import { APP_SECRET, connectWaba, LOOPBACK_FAKES, pluginService, settingsFor, messagesOf, newCustomer, sleep, ticketsOf, ticketWithMessages, VERIFY_TOKEN, type WabaConnection } from "./helpers";
 import { envelope, messagesValue, metaJson, metaSignature, textMessage } from "./meta-payloads";
 
 describe("WABA webhooks, real core", () => {
@@ -155,6 +155,27 @@ describe("WABA webhooks, real core", () => {
       expect(await messagesOf(t, a.admin, ticket.id)).toHaveLength(1);
       expect(await ticketsOf(t, a.admin, burst.name)).toHaveLength(1);
       expect(await messagesOf(t, a.admin, (await ticketsOf(t, a.admin, burst.name))[0].id)).toHaveLength(1);
+    });
+  });
+
+  describe("accepted, then processed", () => {
+    it("a change answered but not finished before a crash is taken up when the connection connects again; finished ones are released", async () => {
+      const svc = pluginService(t);
+      const ref = { tenantId: a.tenantId, connectionId: ca.id };
+      const done = newCustomer("Feito");
+      await FakeGraph.deliver(ca.webhook, one(ca, [textMessage(done, "processada")], [done]), ca.appSecret);
+      await ticketWithMessages(t, a.admin, done.name, 1);
+      await svc.deliveries.idle();
+      expect(await svc.channel.opts.store.held(ref)).toEqual([]);
+      // What a process killed after answering Meta leaves behind: the change, held.
+      const lost = newCustomer("Perdida");
+      await svc.channel.opts.store.hold(ref, "crashed-delivery-1", { wabaId: ca.number.wabaId, field: "messages", value: messagesValue(ca.number.pnid, { contacts: [lost], messages: [textMessage(lost, "quase perdida")] }) });
+      await sleep(300);
+      expect(await ticketsOf(t, a.admin, lost.name)).toEqual([]);
+      expect((await t.api.post(`/connections/${ca.id}/connect`, {}, a.admin)).body.status).toBe("connected");
+      expect((await ticketWithMessages(t, a.admin, lost.name, 1)).messages.map((m) => m.body)).toEqual(["quase perdida"]);
+      await svc.deliveries.idle();
+      expect(await svc.channel.opts.store.held(ref)).toEqual([]);
     });
   });
 });
