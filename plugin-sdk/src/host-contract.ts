@@ -127,6 +127,10 @@ export interface ChannelForResult {
   receipts?: true;
   /** Present (true) when the channel has the optional action `checkNumber` (manifest `numberCheck`). */
   numberCheck?: true;
+  /** Present (true) when the channel has the template actions (manifest `templates`, contract 1.3). */
+  templates?: true;
+  /** The provider's customer-service window in hours (manifest `serviceWindowHours`); absent: none. */
+  serviceWindowHours?: number;
 }
 
 /** Event `plugins.changed`: a tenant admin switched a plugin on or off, or the super allowed or disallowed it (`allowed`). */

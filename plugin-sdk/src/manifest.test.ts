@@ -53,6 +53,14 @@ describe("validateManifest", () => {
     expect(r.ok && r.manifest.channel).toEqual({ capabilities: ["text"], receipts: true });
   });
 
+  it("keeps the template actions and the service window of an official API channel (contract 1.3), and writes them back", () => {
+    const pkg = good();
+    pkg.platform.channel = { capabilities: ["text", "template"], templates: true, serviceWindowHours: 24 };
+    const r = validateManifest(pkg);
+    expect(r.ok && r.manifest.channel).toEqual({ capabilities: ["text", "template"], templates: true, serviceWindowHours: 24 });
+    if (r.ok) expect(validateManifest(toPackageJson(r.manifest))).toEqual(r);
+  });
+
   it("keeps the icon (a name the shell draws, or an image URL) and the colour (lower-cased)", () => {
     for (const icon of ["whatsapp", "chat", "https://cdn.example.com/sms.svg", "data:image/svg+xml;base64,PHN2Zy8+"]) {
       const pkg = good();
@@ -141,7 +149,10 @@ describe("validateManifest", () => {
     ["a bad channel type", { channel: { capabilities: ["text"], type: "web chat" } }, /^platform\.channel\.type must be/],
     ["receipts not a boolean", { channel: { capabilities: ["text"], receipts: "yes" } }, /^platform\.channel\.receipts must be true or false/],
     ["numberCheck not a boolean", { channel: { capabilities: ["text"], numberCheck: 1 } }, /^platform\.channel\.numberCheck must be true or false/],
-    ["an unknown channel field", { channel: { capabilities: ["text"], readReceipts: true } }, /^platform\.channel\.readReceipts is not a channel field \(known: capabilities, type, receipts, numberCheck\)/],
+    ["an unknown channel field", { channel: { capabilities: ["text"], readReceipts: true } }, /^platform\.channel\.readReceipts is not a channel field \(known: capabilities, type, receipts, numberCheck, templates, serviceWindowHours\)/],
+    ["templates without the template capability", { channel: { capabilities: ["text"], templates: true } }, /^platform\.channel\.templates needs the capability "template"/],
+    ["a service window of 0 hours", { channel: { capabilities: ["text"], serviceWindowHours: 0 } }, /^platform\.channel\.serviceWindowHours must be a whole number of hours from 1 to 720/],
+    ["a service window of 1.5 hours", { channel: { capabilities: ["text"], serviceWindowHours: 1.5 } }, /^platform\.channel\.serviceWindowHours must be/],
     ["a channel block on another kind", { kind: "report" }, /^platform\.channel is only for plugins of kind channel/],
     ["a misspelt field", { settingSchema: {} }, /^platform\.settingSchema is not a manifest field/],
   ])("refuses %s, naming the field", (_label, patch, re) => {

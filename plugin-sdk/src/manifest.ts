@@ -85,6 +85,17 @@ export interface ChannelManifest {
   receipts?: boolean;
   /** The plugin's service has the optional action `checkNumber`: whether a phone number has an account on the network. */
   numberCheck?: boolean;
+  /**
+   * The plugin's service has the optional template actions (`templatesList`, `templateCreate`,
+   * `templateDelete`): the message templates of an official business API (contract 1.3).
+   */
+  templates?: boolean;
+  /**
+   * The provider's customer-service window in hours (WhatsApp Cloud API and Instagram: 24): a
+   * free-form message goes out only within this time after the contact's last inbound message;
+   * after it, only a template. Absent: no window (linked-device channels, e-mail, web chat).
+   */
+  serviceWindowHours?: number;
 }
 
 /** A plugin error's texts in one language, as the catalogue shows them (title + detail; `{{name}}` filled from the error's data). */
@@ -152,8 +163,8 @@ const UI_FIELDS = ["remoteEntry", "exposes", "routes"];
 export const UI_ROUTE_PATTERN = /^[a-z0-9][a-z0-9-]*(?:\/[a-z0-9][a-z0-9-]*)*$/;
 
 /** Optional actions a channel declares it has (see ChannelManifest). */
-const CHANNEL_FLAGS = ["receipts", "numberCheck"] as const;
-const CHANNEL_FIELDS: string[] = ["capabilities", "type", ...CHANNEL_FLAGS];
+const CHANNEL_FLAGS = ["receipts", "numberCheck", "templates"] as const;
+const CHANNEL_FIELDS: string[] = ["capabilities", "type", ...CHANNEL_FLAGS, "serviceWindowHours"];
 
 /** The connection type a channel manifest serves (see ChannelManifest.type). */
 export function channelTypeOf(manifest: Pick<PlatformBlock, "id" | "channel">): string {
@@ -273,6 +284,9 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
         errors.push("platform.channel.type must be 1-64 letters, digits, '-' or '_'");
       }
       for (const flag of CHANNEL_FLAGS) if (p.channel[flag] !== undefined && typeof p.channel[flag] !== "boolean") errors.push(`platform.channel.${flag} must be true or false`);
+      const w = p.channel.serviceWindowHours;
+      if (w !== undefined && (typeof w !== "number" || !Number.isInteger(w) || w < 1 || w > 24 * 30)) errors.push("platform.channel.serviceWindowHours must be a whole number of hours from 1 to 720");
+      if (p.channel.templates === true && !(Array.isArray(p.channel.capabilities) && p.channel.capabilities.includes("template"))) errors.push('platform.channel.templates needs the capability "template"');
     }
   } else if (p.channel !== undefined && (PLUGIN_KINDS as readonly unknown[]).includes(p.kind)) {
     errors.push("platform.channel is only for plugins of kind channel");
@@ -313,6 +327,7 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
     const ch = p.channel as unknown as ChannelManifest;
     manifest.channel = { capabilities: [...ch.capabilities], ...(ch.type !== undefined ? { type: ch.type } : {}) };
     for (const flag of CHANNEL_FLAGS) if (ch[flag]) manifest.channel[flag] = true;
+    if (ch.serviceWindowHours !== undefined) manifest.channel.serviceWindowHours = ch.serviceWindowHours;
   }
   return { ok: true, manifest };
 }

@@ -369,6 +369,8 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
             // The optional actions the core may call (absent when not declared).
             ...(p.manifest.channel!.receipts ? { receipts: true as const } : {}),
             ...(p.manifest.channel!.numberCheck ? { numberCheck: true as const } : {}),
+            ...(p.manifest.channel!.templates ? { templates: true as const } : {}),
+            ...(p.manifest.channel!.serviceWindowHours ? { serviceWindowHours: p.manifest.channel!.serviceWindowHours } : {}),
           };
         },
       },

@@ -13,6 +13,7 @@ import Validator from "fastest-validator";
 import { ServiceBroker } from "moleculer";
 import {
   CHANNEL_ACTIONS,
+  OPTIONAL_CHANNEL_ACTIONS,
   CHANNEL_CAPABILITIES,
   CONNECTION_STATUSES,
   ChannelCapability,
@@ -227,6 +228,13 @@ export async function checkActions(h: ConformanceHarness): Promise<void> {
     if (!def || (typeof def !== "object" && typeof def !== "function")) fail(`action ${a} is missing`);
     const params = typeof def === "object" ? (def as { params?: unknown }).params : undefined;
     if (!params || typeof params !== "object" || Object.keys(params).length === 0) fail(`action ${a} declares no params (use channelActionParams.${a})`);
+  }
+  // The optional actions the manifest's flags declare (receipts → markRead, templates → templatesList…).
+  const declared = (h.plugin.manifest.channel ?? {}) as Record<string, unknown>;
+  for (const [a, flag] of Object.entries(OPTIONAL_CHANNEL_ACTIONS)) {
+    if (declared[flag] !== true) continue;
+    const def = actions[a];
+    if (!def || (typeof def !== "object" && typeof def !== "function")) fail(`action ${a} is missing (the manifest declares platform.channel.${flag})`);
   }
   let refused: { type?: string } | null = null;
   try {

@@ -53,6 +53,16 @@ describe("the conformance kit fails plugins that break the contract", () => {
     expect(err!.message).toBe("action status declares no params (use channelActionParams.status)");
   });
 
+  it("an optional action the manifest declares but the service lacks (templates → templatesList)", async () => {
+    const plugin = createLoopbackChannel({ capabilities: ["text", "template"], channelFlags: { templates: true } });
+    const h = await startHarness({ plugin, settings: { token: "t" }, driver: loopbackDriver(plugin), timeoutMs: 200 });
+    try {
+      await expect(checkActions(h)).rejects.toThrow("action templatesList is missing (the manifest declares platform.channel.templates)");
+    } finally {
+      await h.stop();
+    }
+  });
+
   it("send without params validation", async () => {
     const err = await firstFailure({ noParamsOn: "send" }, [checkActions]);
     expect(err!.message).toMatch(/^action send declares no params/);

@@ -44,6 +44,8 @@ export interface LoopbackOptions {
   id?: string;
   version?: string;
   capabilities?: ChannelCapability[];
+  /** More of the manifest's `platform.channel` (optional-action flags: receipts, templates…), without the actions behind them. */
+  channelFlags?: Record<string, unknown>;
   faults?: LoopbackFaults;
 }
 
@@ -69,7 +71,7 @@ export function createLoopbackChannel(opts: LoopbackOptions = {}): DefinedPlugin
         coreApi: "^1.0.0",
         displayName: { "pt-BR": "Loopback (testes)", en: "Loopback (tests)" },
         settingsSchema: { token: { type: "string", min: 1 } },
-        channel: { capabilities },
+        channel: { capabilities, ...(opts.channelFlags ?? {}) },
       },
     },
     service: {
