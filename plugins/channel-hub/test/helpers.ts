@@ -67,7 +67,7 @@ export interface MessageView {
   body: string | null;
   status: string;
   failReason: string | null;
-  media: { url: string } | null;
+  media: { url: string; fileName?: string; mimeType?: string } | null;
   timestamp: number;
 }
 

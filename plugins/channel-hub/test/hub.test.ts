@@ -57,6 +57,33 @@ describe("hub channel, real core", () => {
     expect((await deliver(c, hub.messageEvent(c.channel.id, { ...who, text: "eco", direction: "OUT" }))).body.result).toBe("ignored");
   });
 
+  it("a customer's file and location arrive as the hub gives them (the file by its URL)", async () => {
+    const who = visitor();
+    const file = { type: "file", fileUrl: "https://files.notificame.example/abc/foto.jpg", fileMimeType: "image", fileName: "foto.jpg" };
+    await deliver(c, hub.messageEvent(c.channel.id, { ...who, contents: [file] }));
+    await deliver(c, hub.messageEvent(c.channel.id, { ...who, contents: [{ type: "location", latitude: -23.55, longitude: -46.63 }] }));
+    const { messages } = await ticketWithMessages(t, f.admin, who.name, 2);
+    const photo = messages.find((m) => m.media)!;
+    expect(photo.media).toMatchObject({ url: file.fileUrl, fileName: "foto.jpg", mimeType: "image/jpeg" });
+    expect(messages.some((m) => m.body === "-23.55, -46.63")).toBe(true);
+  });
+
+  it("disconnecting removes the hub's subscription and the webhook takes nothing more; connecting again subscribes once", async () => {
+    const d = await connectHub(t, f, hub, { name: `Messenger ${uid()}`, variant: "facebook" });
+    const first = hub.subscriptionOf(d.channel.id)!;
+    expect((await t.api.post(`/connections/${d.id}/disconnect`, {}, f.admin)).status).toBe(200);
+    expect(first.deleted).toBe(true);
+    const who = visitor();
+    const late = await hub.post(d.channel.id, hub.messageEvent(d.channel.id, { ...who, text: "tarde demais" }), { origin: t.url, url: first.url });
+    expect(late.status).toBe(404);
+    expect((await t.api.post(`/connections/${d.id}/connect`, {}, f.admin)).body.status).toBe("connected");
+    expect((await t.api.post(`/connections/${d.id}/connect`, {}, f.admin)).body.status).toBe("connected");
+    expect(hub.subscriptions.filter((s) => s.channel === d.channel.id && !s.deleted)).toHaveLength(1);
+    expect((await deliver(d, hub.messageEvent(d.channel.id, { ...who, text: "agora sim" }))).body.result).toBe("stored");
+    await sleep(200);
+    expect((await ticketsOf(t, f.admin, who.name)).length).toBe(1);
+  });
+
   it("a wrong or missing secret is refused with 401 and nothing is stored; an unknown token is 404", async () => {
     const who = visitor();
     const event = hub.messageEvent(c.channel.id, { ...who, text: "não devia entrar" });
