@@ -9,7 +9,7 @@ import { TicketList, TicketsStore, compareTickets, visibleInList, matchesSearch,
 import { MessagesStore, mergeMessages, toMessage, type Message } from "../src/stores/messages";
 import { NotificationsStore, shouldNotify } from "../src/stores/notifications";
 import { checkFiles } from "../src/pages/atendimento/files";
-import { memberName } from "../src/pages/atendimento/format";
+import { failureLine, memberName } from "../src/pages/atendimento/format";
 
 const agent: Viewer = { id: 7, queues: [1], profile: "user" };
 const admin: Viewer = { id: 1, queues: [1, 2], profile: "admin" };
@@ -317,5 +317,16 @@ describe("texts of the attendance screen", () => {
     for (const tab of ["open", "closed", "group"]) used.add(`empty.${tab}.title`), used.add(`empty.${tab}.detail`);
     expect(used.size).toBeGreaterThan(100);
     for (const k of used) for (const [lang, texts] of Object.entries(locales)) expect({ lang, k, found: typeof lookup(texts, k) === "string" }).toEqual({ lang, k, found: true });
+  });
+});
+
+describe("a failed message's reason (failureLine)", () => {
+  const line = (code: string) => `texto de ${code}`;
+  it("translates a catalogue code, keeps the provider's words after it, and leaves free text as it is", () => {
+    expect(failureLine("ERR_WABA_TEMPLATE_REQUIRED", line)).toBe("texto de ERR_WABA_TEMPLATE_REQUIRED");
+    expect(failureLine("ERR_WABA_SEND_REFUSED: 131026 Message undeliverable", line)).toBe("texto de ERR_WABA_SEND_REFUSED (131026 Message undeliverable)");
+    expect(failureLine("Número desativado", line)).toBe("Número desativado");
+    expect(failureLine(null, line)).toBeNull();
+    expect(failureLine("ERR_NOT_IN_CATALOGUE: 42", () => null)).toBe("ERR_NOT_IN_CATALOGUE (42)");
   });
 });

@@ -6,6 +6,7 @@ import { REALTIME_EVENTS, type UserStatusEvent } from "@openatende/contracts/rea
 import { TicketsStore, mergeTicket, ticketFromChat, type Ticket, type Viewer, type VisibilitySettings } from "../../stores/tickets";
 import { MessagesStore } from "../../stores/messages";
 import { NotificationsStore } from "../../stores/notifications";
+import { failureLine } from "./format";
 
 export interface QueueView {
   id: number;
@@ -204,9 +205,7 @@ export class Attendance {
 
   /** A failed message's reason in the user's language: the catalogue's text for a code, the plugin's words otherwise. */
   failureText(reason: string | null): string | null {
-    if (!reason) return null;
-    if (!/^ERR_[A-Z0-9_]+$/.test(reason)) return reason;
-    return this.root.errors.line(reason, this.root.session.locale);
+    return failureLine(reason, (code) => this.root.errors.line(code, this.root.session.locale));
   }
 
   queue(id: number | null | undefined): QueueView | undefined {

@@ -66,3 +66,17 @@ export function memberName(p: { externalId: string; name?: string; phone?: strin
   if (!p) return null;
   return p.name?.trim() || p.phone?.trim() || p.externalId.split("@")[0] || null;
 }
+
+/**
+ * A failed message's reason as the agent reads it: a catalogue code translated by `line`, with
+ * the provider's own words after it when the channel gave them ("ERR_WABA_SEND_REFUSED: 131026
+ * Message undeliverable" → "<translated> (131026 Message undeliverable)"); free text as it is.
+ */
+export function failureLine(reason: string | null | undefined, line: (code: string) => string | null): string | null {
+  if (!reason) return null;
+  const m = /^(ERR_[A-Z0-9_]+)(?::\s*([\s\S]+))?$/.exec(reason);
+  if (!m) return reason;
+  // A code the catalogue does not know (yet) shows as it is.
+  const text = line(m[1]!) ?? m[1]!;
+  return m[2] ? `${text} (${m[2]})` : text;
+}

@@ -15,6 +15,7 @@ import {
   SwapOutlined,
 } from "@ant-design/icons";
 import { useRoot } from "../../app/context";
+import { failureLine } from "../atendimento/format";
 import { SettingsList } from "../../ui/SettingsList";
 import type { EnabledPlugin } from "../../plugins/registry";
 import { ChannelIcon, type PluginLooks } from "../../ui/ChannelIcon";
@@ -182,7 +183,7 @@ export default observer(function CanaisPage() {
                   </div>
                 </Tooltip>
               ) : c.statusDetail ? (
-                <div className="oa-muted">{c.statusDetail}</div>
+                <div className="oa-muted" data-testid={`channel-status-detail-${c.id}`}>{failureLine(c.statusDetail, (code) => root.errors.line(code, i18n.language))}</div>
               ) : null}
             </span>
           ),
