@@ -55,6 +55,18 @@ export interface TicketView<D = string> {
   createdAt: D;
   updatedAt: D;
   contact?: TicketContact;
+  /** GET /tickets/{id} only, on a channel with a customer-service window (core/src/tickets/service-window.ts). */
+  serviceWindow?: ServiceWindowView;
+}
+
+/** A provider's customer-service window (WhatsApp Cloud API, Instagram: 24 h): free text only while open, then a template. */
+export interface ServiceWindowView {
+  hours: number;
+  /** The channel's timestamp of the contact's last message within the window (ms); null: none. */
+  lastInboundAt: number | null;
+  /** When free text stops being accepted (ms); null: closed already. */
+  closesAt: number | null;
+  open: boolean;
 }
 
 /** What of a ticket a message event says: where the message's ticket stands now. */

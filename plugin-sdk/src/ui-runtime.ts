@@ -139,6 +139,12 @@ export interface UiTicket {
   isGroup: boolean;
   /** The connection's channel type ("whatsapp", "telegram", …), when known. */
   channel?: string | null;
+  /**
+   * The provider's customer-service window, on channels that declare one (manifest
+   * `serviceWindowHours`), kept current by the shell as messages arrive and time passes:
+   * a composer replacement offering templates applies when `open` is false.
+   */
+  serviceWindow?: { hours: number; open: boolean; closesAt: number | null } | null;
 }
 
 /** A page under /configuracoes/<path> (admins only, like every settings page), listed in the settings menu. */

@@ -10,6 +10,7 @@ import { MessagesStore, mergeMessages, toMessage, type Message } from "../src/st
 import { NotificationsStore, shouldNotify } from "../src/stores/notifications";
 import { checkFiles } from "../src/pages/atendimento/files";
 import { failureLine, memberName } from "../src/pages/atendimento/format";
+import { windowNow } from "../src/pages/atendimento/service-window";
 
 const agent: Viewer = { id: 7, queues: [1], profile: "user" };
 const admin: Viewer = { id: 1, queues: [1, 2], profile: "admin" };
@@ -328,5 +329,23 @@ describe("a failed message's reason (failureLine)", () => {
     expect(failureLine("Número desativado", line)).toBe("Número desativado");
     expect(failureLine(null, line)).toBeNull();
     expect(failureLine("ERR_NOT_IN_CATALOGUE: 42", () => null)).toBe("ERR_NOT_IN_CATALOGUE (42)");
+  });
+});
+
+describe("the customer-service window as the composer sees it (windowNow)", () => {
+  const H = 3_600_000;
+  const sw = (lastInboundAt: number | null) => ({ hours: 24, lastInboundAt, closesAt: lastInboundAt === null ? null : lastInboundAt + 24 * H, open: false });
+  it("is none on a channel without a window", () => {
+    expect(windowNow(undefined, [], 0)).toBeNull();
+  });
+  it("closes 24 hours after the contact's last message, by the time passed since the API answered", () => {
+    expect(windowNow(sw(1_000), [], 1_000 + 24 * H - 1)).toEqual({ hours: 24, open: true, closesAt: 1_000 + 24 * H });
+    expect(windowNow(sw(1_000), [], 1_000 + 24 * H)).toEqual({ hours: 24, open: false, closesAt: 1_000 + 24 * H });
+    expect(windowNow(sw(null), [], 5)).toEqual({ hours: 24, open: false, closesAt: null });
+  });
+  it("opens again when the contact writes; the agent's own messages do not count", () => {
+    const now = 100 * H;
+    expect(windowNow(sw(10 * H), [{ fromMe: true, timestamp: now - H }], now).open).toBe(false);
+    expect(windowNow(sw(10 * H), [{ fromMe: false, timestamp: now - H }], now)).toEqual({ hours: 24, open: true, closesAt: now + 23 * H });
   });
 });

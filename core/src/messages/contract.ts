@@ -23,6 +23,8 @@ export interface MessagesActions {
   "messages.moveContact": { params: { tenantId: number; fromContactId: number; toContactId: number }; result: number };
   /** A ticket deleted: its messages go, and their files unless another message shows them. Answers how many went. */
   "messages.removeForTicket": { params: { tenantId: number; ticketId: number }; result: number };
+  /** The channel's timestamp of the newest inbound message among `ticketIds` at or after `since` (ms); null when none (last-inbound.ts). */
+  "messages.lastInbound": { params: { tenantId: number; ticketIds: number[]; since: number }; result: number | null };
   /** The core API of plugins (platform.ts): a page of a ticket's messages, newest first. */
   "messages.query": { params: { tenantId: number; ticketId: number; offset: number; limit: number }; result: { rows: MessageView[]; count: number; hasMore: boolean } };
   /** A plugin's text through the ticket's connection, the way an agent's goes, with no user. */

@@ -14,6 +14,7 @@ import { outgoingMessages } from "./outgoing";
 import { withSignature } from "./signature";
 import { composerExtraActions } from "./composer-extras";
 import { platformMessageActions } from "./platform";
+import { lastInboundActions } from "./last-inbound";
 
 /** Spec §9: deleting a message is possible for 5 minutes; at most 10 messages are forwarded at once. */
 export const DELETE_WINDOW_MS = 5 * 60 * 1000;
@@ -107,6 +108,8 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
       ...messageCountActions(model),
       // The core API of plugins (platform.ts): query, platformSend.
       ...platformMessageActions(model, outgoing, deps.config.dataDir),
+      // A provider's customer-service window counts from the contact's last message (last-inbound.ts).
+      ...lastInboundActions(model),
 
       send: {
         rest: "POST /messages/:ticketId",

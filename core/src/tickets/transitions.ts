@@ -8,6 +8,7 @@ import { plain, view, type Me, type Settings, type TicketsKit } from "./kit";
 import type { LogAndNotes } from "./log-notes";
 import type { ChatbotOwner } from "../chatbots/contract";
 import type { ChatbotRouting } from "./chatbot-routing";
+import { serviceWindowOf } from "./service-window";
 
 type Guard = (fresh: TicketRow) => void;
 type LogEntry = [LogType, number | null, unknown?];
@@ -230,9 +231,10 @@ export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, 
     async get(ctx: Ctx<{ id: number }>) {
       const { row, ticket, settings } = await kit.loadVisible(ctx, ctx.params.id);
       await kit.log(row.tenantId, row.id, ctx.meta.user!.id, "accessed");
-      const contacts = await kit.summaries(ctx, row.tenantId, [row.contactId]);
+      const [contacts, serviceWindow] = await Promise.all([kit.summaries(ctx, row.tenantId, [row.contactId]), serviceWindowOf(ctx, kit.Ticket, row, kit.deps.clock.now())]);
       if (kit.hidesContactInfo(ctx, settings)) for (const c of contacts.values()) c.number = null;
-      return view(plain(ticket), contacts.get(row.contactId));
+      // The provider's customer-service window, on channels that have one (service-window.ts): the composer offers templates once it closed.
+      return { ...view(plain(ticket), contacts.get(row.contactId)), ...(serviceWindow ? { serviceWindow } : {}) };
     },
 
     async create(ctx: Ctx<{ contactId: number; connectionId?: number; queueId?: number; status?: "open" | "pending" }>) {

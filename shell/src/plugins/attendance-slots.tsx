@@ -16,8 +16,8 @@ import type { Owned } from "./registry";
 import { labelOf, ownerRuntime, useSlot } from "./slots";
 
 /** What a slot is told of the open ticket. */
-export function uiTicketOf(t: { id: number; status: string; contactId: number; connectionId?: number | null; queueId: number | null; userId: number | null; isGroup?: boolean; channel?: string | null }): UiTicket {
-  return { id: t.id, status: t.status as UiTicket["status"], contactId: t.contactId, connectionId: t.connectionId ?? null, queueId: t.queueId, userId: t.userId, isGroup: !!t.isGroup, channel: t.channel ?? null };
+export function uiTicketOf(t: { id: number; status: string; contactId: number; connectionId?: number | null; queueId: number | null; userId: number | null; isGroup?: boolean; channel?: string | null; serviceWindow?: UiTicket["serviceWindow"] }): UiTicket {
+  return { id: t.id, status: t.status as UiTicket["status"], contactId: t.contactId, connectionId: t.connectionId ?? null, queueId: t.queueId, userId: t.userId, isGroup: !!t.isGroup, channel: t.channel ?? null, serviceWindow: t.serviceWindow ?? null };
 }
 
 /** Buttons of the plugins' composer actions; pressing one mounts its component until it closes. */

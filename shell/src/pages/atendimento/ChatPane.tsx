@@ -14,6 +14,8 @@ import { ContactPanel } from "./ContactPanel";
 import { ForwardModal } from "./ForwardModal";
 import { MessageList } from "./MessageList";
 import { WatchBar, isWatching } from "./WatchBar";
+import { WindowClosedBar, useNow } from "./WindowClosedBar";
+import { windowNow } from "./service-window";
 import { uiTicketOf, useComposerReplacement } from "../../plugins/attendance-slots";
 
 /** The open chat: header with the ticket's actions, the messages, the composer, and the contact side panel. */
@@ -48,8 +50,11 @@ export const ChatPane = observer(function ChatPane({ a, ticketId, onClose, sideO
 
   // Watched, then taken: the new holder reads the messages now (and the customer gets the receipts).
   const watching = isWatching(ticket, root.session.userId);
-  // A plugin's composer in place of ours when it applies (a closed 24-hour window).
-  const replacement = useComposerReplacement(ticket ? uiTicketOf({ ...ticket, channel: a.connection(ticket.connectionId)?.type }) : null);
+  // The provider's customer-service window, moved on by new messages and the time passing.
+  const now = useNow(30_000);
+  const serviceWindow = ticket ? windowNow(ticket.serviceWindow, thread?.messages ?? [], now) : null;
+  // A plugin's composer in place of ours when it applies (a closed 24-hour window: the template picker).
+  const replacement = useComposerReplacement(ticket ? uiTicketOf({ ...ticket, channel: a.connection(ticket.connectionId)?.type, serviceWindow }) : null);
   const watched = useRef<{ id: number; watching: boolean } | null>(null);
   useEffect(() => {
     if (!ticket) return;
@@ -143,6 +148,8 @@ export const ChatPane = observer(function ChatPane({ a, ticketId, onClose, sideO
           <WatchBar a={a} ticket={ticket} />
         ) : replacement ? (
           replacement
+        ) : ticket.status === "open" && serviceWindow && !serviceWindow.open ? (
+          <WindowClosedBar w={serviceWindow} />
         ) : (
           <Composer
             a={a}

@@ -222,6 +222,12 @@ export default {
     denied: "Notifications are blocked in this browser.",
     newMessage: "New message",
   },
+  // A provider's customer-service window (WindowClosedBar.tsx).
+  window: {
+    closedTitle: "The {{hours}}-hour customer-service window has closed",
+    closedSince: "The window closed at {{when}}: until the customer writes again, only an approved template can be sent.",
+    closedNever: "The customer has not written in the last {{hours}} hours: until they write again, only an approved template can be sent.",
+  },
   // Spec §4 "watch" (WatchBar.tsx, ChatHeader.tsx).
   watch: {
     chip: "Watching",

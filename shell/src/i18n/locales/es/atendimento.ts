@@ -222,6 +222,12 @@ export default {
     denied: "Las notificaciones están bloqueadas en este navegador.",
     newMessage: "Mensaje nuevo",
   },
+  // A provider's customer-service window (WindowClosedBar.tsx).
+  window: {
+    closedTitle: "La ventana de atención de {{hours}} horas se cerró",
+    closedSince: "La ventana se cerró el {{when}}: hasta que el cliente vuelva a escribir, solo se puede enviar una plantilla aprobada.",
+    closedNever: "El cliente no escribió en las últimas {{hours}} horas: hasta que vuelva a escribir, solo se puede enviar una plantilla aprobada.",
+  },
   // Spec §4 "watch" (WatchBar.tsx, ChatHeader.tsx).
   watch: {
     chip: "Observando",

@@ -222,6 +222,12 @@ export default {
     denied: "As notificações estão bloqueadas neste navegador.",
     newMessage: "Nova mensagem",
   },
+  // A provider's customer-service window (WindowClosedBar.tsx).
+  window: {
+    closedTitle: "A janela de {{hours}} horas de atendimento fechou",
+    closedSince: "A janela fechou em {{when}}: até o cliente escrever de novo, só é possível enviar um modelo (template) aprovado.",
+    closedNever: "O cliente não escreveu nas últimas {{hours}} horas: até ele escrever de novo, só é possível enviar um modelo (template) aprovado.",
+  },
   // Spec §4 "watch" (WatchBar.tsx, ChatHeader.tsx).
   watch: {
     chip: "Espiando",

@@ -222,6 +222,12 @@ export default {
     denied: "Уведомления заблокированы в этом браузере.",
     newMessage: "Новое сообщение",
   },
+  // A provider's customer-service window (WindowClosedBar.tsx).
+  window: {
+    closedTitle: "{{hours}}-часовое окно обслуживания закрыто",
+    closedSince: "Окно закрылось {{when}}: пока клиент не напишет снова, можно отправить только одобренный шаблон.",
+    closedNever: "Клиент не писал последние {{hours}} ч: пока он не напишет снова, можно отправить только одобренный шаблон.",
+  },
   // Spec §4 "watch" (WatchBar.tsx, ChatHeader.tsx).
   watch: {
     chip: "Просмотр",
