@@ -31,6 +31,7 @@ import { markRead, sendInteractive, sendOutbound, type OutboundTarget } from "./
 import { cloudApiProfile, type ProviderProfile } from "./profile";
 import { readSettings, redact, type WabaSettings } from "./settings";
 import type { PluginStore } from "./store";
+import { Templates } from "./templates";
 
 export interface ChannelOptions {
   /** Calls to the core made outside any request (status reports), as this service. */
@@ -62,6 +63,8 @@ export function waIdOf(externalId: string): string | null {
 
 export class WabaChannel {
   private readonly live = new Map<number, Live>();
+  /** The connections' message templates at Meta (templates.ts). */
+  readonly templates = new Templates(this);
 
   constructor(readonly opts: ChannelOptions) {}
 
@@ -189,7 +192,10 @@ export class WabaChannel {
     const to = waIdOf(externalId);
     if (!to) throw new Errors.MoleculerClientError(`"${externalId}" is not a WhatsApp number`, 400, "ERR_CONTACT_NUMBER_INVALID", { field: "to.externalId" });
     const files = this.opts.context ?? { dataDir: "", localFiles: false };
-    return { l, target: { graph: l.graph, to, readMedia: (m: MediaRef) => readMedia(this.opts.core, ref, m, files) } };
+    return {
+      l,
+      target: { graph: l.graph, to, readMedia: (m: MediaRef) => readMedia(this.opts.core, ref, m, files), templateDefinition: (name: string, language: string) => this.templates.definition(l, name, language) },
+    };
   }
 
   /** Checks the credentials at connect: refused → needs new credentials; unreachable → timeout (sends still try). */

@@ -9,6 +9,8 @@ import { MEDIA_MAX_BYTES, type MediaRef, type OutboundMessage, type SendResult }
 import { GraphError, type GraphClient } from "./graph";
 import type { InteractiveSpec } from "./interactive";
 import { interactivePayload } from "./interactive";
+import { readTemplateMessage, templateObject } from "./template-send";
+import type { ChannelTemplate } from "@openatende/plugin-sdk";
 
 export interface OutboundTarget {
   graph: GraphClient;
@@ -16,6 +18,8 @@ export interface OutboundTarget {
   to: string;
   /** The bytes of a MediaRef (inline or the core's stored file); null when it has only a URL. */
   readMedia(media: MediaRef): Promise<Buffer | null>;
+  /** A template's definition at Meta (its buttons' kinds), for template sends; null when Meta has none. */
+  templateDefinition?(name: string, language: string): Promise<ChannelTemplate | null>;
 }
 
 type MediaType = "image" | "video" | "audio" | "document" | "sticker";
@@ -71,6 +75,15 @@ export async function sendOutbound(t: OutboundTarget, message: OutboundMessage):
     case "sticker": {
       const obj = await mediaObject(t, message.media, "sticker");
       return post(t, { ...base(t.to), ...context(message.replyToProviderId), type: "sticker", sticker: obj });
+    }
+    case "template": {
+      // Checked before anything goes out: a wrong variable is the caller's 400, not Meta's 132000.
+      const components = readTemplateMessage(message);
+      const template = await templateObject(message, components, {
+        mediaObject: (media, type) => mediaObject(t, media, type),
+        definition: () => (t.templateDefinition ? t.templateDefinition(message.name, message.language) : Promise.resolve(null)),
+      });
+      return post(t, { ...base(t.to), type: "template", template });
     }
     case "reaction":
       return post(t, { ...base(t.to), type: "reaction", reaction: { message_id: message.targetProviderId, emoji: message.emoji } });

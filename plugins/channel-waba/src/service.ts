@@ -34,6 +34,9 @@ import { Deliveries, type DeliveryAnswer } from "./deliveries";
 import type { InteractiveSpec } from "./interactive";
 import { PluginStore } from "./store";
 import { DeliveryError, readBody, SIGNATURE_HEADER } from "./webhook";
+import { templateActions } from "./template-actions";
+import { TemplateStatusStore } from "./template-status";
+import { pushOf, takeTemplateStatuses } from "./template-webhook";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const pkg = require("../package.json") as { platform: { id: string; channel: { capabilities: ChannelCapability[] } } };
@@ -94,10 +97,12 @@ export const wabaChannelPlugin = definePlugin({
         retryMs: () => this.settings.retryMs as number[],
       });
       this.deliveries = new Deliveries(this.channel, core);
+      this.templateStatuses = new TemplateStatusStore({ redisUrl: context.redisUrl, prefix: `${context.redisPrefix}:${PLUGIN_ID}`, log: this.logger });
     },
     async stopped(this: any) {
       await deliveriesOf(this).idle();
       await channelOf(this).stop();
+      await (this.templateStatuses as TemplateStatusStore).close();
     },
     actions: {
       // --- the channel contract -------------------------------------------------------------
@@ -167,6 +172,9 @@ export const wabaChannelPlugin = definePlugin({
         },
       },
 
+      // Message templates (contract 1.3, manifest platform.channel.templates): template-actions.ts.
+      ...templateActions,
+
       // --- Meta's webhook (public, keyed by the connection token) -------------------------------
       webhookVerify: {
         rest: "GET /waba/:token/webhook",
@@ -196,7 +204,13 @@ export const wabaChannelPlugin = definePlugin({
             if (err instanceof DeliveryError) throw new Errors.MoleculerClientError(err.message, err.status, err.code);
             throw err;
           }
-          return deliveriesOf(this).accept(r, body, ctx.meta.headers ?? {});
+          const answer = await deliveriesOf(this).accept(r, body, ctx.meta.headers ?? {});
+          // Signed and an envelope (accept refused it otherwise): its template status changes are taken here.
+          const templates = await takeTemplateStatuses(channelOf(this), this.templateStatuses, pushOf(this), r, body).catch((err: Error) => {
+            this.logger.warn(`connection ${r.connectionId}: template status changes not taken: ${err.message}`);
+            return 0;
+          });
+          return templates ? { ...answer, accepted: answer.accepted + templates, ignored: Math.max(0, answer.ignored - templates) } : answer;
         },
       },
     },

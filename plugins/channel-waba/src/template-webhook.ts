@@ -1,0 +1,51 @@
+/**
+ * The template status changes of a webhook delivery that deliveries.ts has already checked
+ * (signature over the raw body with the URL connection's app secret) and answered for: the
+ * `messages` changes are its; the `message_template_status_update` ones are taken here,
+ * recorded and pushed to the tenant's screens (template-status.ts).
+ *
+ * A change counts for the URL's connection only when its entry names the connection's own
+ * WhatsApp Business Account; anything else is dropped with a log line (another tenant's
+ * account never reaches this tenant's screens).
+ */
+import { coreApi, type ResolvedToken } from "@openatende/plugin-sdk";
+import type { WabaChannel } from "./channel";
+import { readSettings } from "./settings";
+import { templateStatusOf, type TemplateStatusRecord, type TemplateStatusStore } from "./template-status";
+import { parseEnvelope } from "./webhook";
+
+/** What the service gives: the realtime push of the core API (coreApi(this)). */
+export type Push = (p: { tenantId: number; event: string; payload: unknown }) => Promise<unknown>;
+
+export const TEMPLATE_STATUS_EVENT = "template.status";
+
+export function pushOf(svc: Parameters<typeof coreApi>[0]): Push {
+  return (p) => coreApi(svc).realtime.push(p);
+}
+
+/** Records and pushes the delivery's template status changes; answers how many were taken. */
+export async function takeTemplateStatuses(channel: WabaChannel, store: TemplateStatusStore, push: Push, r: ResolvedToken, body: Buffer): Promise<number> {
+  const changes = parseEnvelope(body);
+  const records: TemplateStatusRecord[] = [];
+  const wabaId = channel.liveOf(r)?.settings.businessAccountId ?? (() => {
+    const read = readSettings(r.settings);
+    return read.ok ? read.settings.businessAccountId : null;
+  })();
+  for (const change of changes) {
+    const rec = templateStatusOf(change);
+    if (!rec) continue;
+    if (change.wabaId !== wabaId) {
+      channel.opts.logger.warn(`connection ${r.connectionId}: a template status of business account ${change.wabaId}, not this connection's, was dropped`);
+      continue;
+    }
+    records.push(rec);
+  }
+  const ref = { tenantId: r.tenantId, connectionId: r.connectionId };
+  for (const rec of records) {
+    await store.record(ref, rec);
+    await push({ tenantId: r.tenantId, event: TEMPLATE_STATUS_EVENT, payload: { connectionId: r.connectionId, ...rec } }).catch((err: Error) =>
+      channel.opts.logger.warn(`connection ${r.connectionId}: template status of ${rec.name} not pushed: ${err.message}`),
+    );
+  }
+  return records.length;
+}
