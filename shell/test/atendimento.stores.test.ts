@@ -345,7 +345,7 @@ describe("the customer-service window as the composer sees it (windowNow)", () =
   });
   it("opens again when the contact writes; the agent's own messages do not count", () => {
     const now = 100 * H;
-    expect(windowNow(sw(10 * H), [{ fromMe: true, timestamp: now - H }], now).open).toBe(false);
+    expect(windowNow(sw(10 * H), [{ fromMe: true, timestamp: now - H }], now)?.open).toBe(false);
     expect(windowNow(sw(10 * H), [{ fromMe: false, timestamp: now - H }], now)).toEqual({ hours: 24, open: true, closesAt: now + 23 * H });
   });
 });

@@ -15,6 +15,7 @@ import { withSignature } from "./signature";
 import { composerExtraActions } from "./composer-extras";
 import { platformMessageActions } from "./platform";
 import { lastInboundActions } from "./last-inbound";
+import { templateSendActions } from "./template-send";
 
 /** Spec §9: deleting a message is possible for 5 minutes; at most 10 messages are forwarded at once. */
 export const DELETE_WINDOW_MS = 5 * 60 * 1000;
@@ -110,6 +111,8 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
       ...platformMessageActions(model, outgoing, deps.config.dataDir),
       // A provider's customer-service window counts from the contact's last message (last-inbound.ts).
       ...lastInboundActions(model),
+      // POST /messages/{ticketId}/template (template-send.ts).
+      ...templateSendActions(outgoing),
 
       send: {
         rest: "POST /messages/:ticketId",

@@ -1,6 +1,6 @@
 import { UniqueConstraintError } from "sequelize";
 import type { Service } from "moleculer";
-import { callChannel, type OutboundMessage } from "@openatende/plugin-sdk";
+import { callChannel, type OutboundMessage, type TemplateSendComponents } from "@openatende/plugin-sdk";
 import { AppError } from "../errors/app-error";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
@@ -20,6 +20,15 @@ const STOPPED_BY = ["ERR_PLUGIN_NOT_ALLOWED", "ERR_PLUGIN_DISABLED", "ERR_LICENS
  * either way; edits, reactions and deletions of sent messages follow the same road; read
  * receipts go to channels that declare them.
  */
+/** What an outgoing message carries: text, a file (or sticker), a quote, or an approved template. */
+export interface OutgoingContent {
+  body: string;
+  media?: StoredFile & { url?: string };
+  quoted?: MessageRow | null;
+  sticker?: boolean;
+  template?: { name: string; language: string; components?: TemplateSendComponents };
+}
+
 export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: () => Service["logger"]) {
   /** The connection's channel service, while the tenant may use its plugin (ERR_CONNECTION_INACTIVE otherwise). */
   async function channelService(ctx: Ctx, connectionId: number | null): Promise<{ service: string; connection: ConnectionRow; receipts?: boolean; capabilities: readonly string[] }> {
@@ -148,15 +157,18 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
    * mid-call), or earlier messages of the connection wait there still, which it must not
    * overtake. The outbox service sends it when the plugin is back (see settle).
    */
-  async function handOver(ctx: Ctx, ticket: TicketRow, messageId: number, o: { body: string; media?: StoredFile & { url?: string }; quoted?: MessageRow | null; sticker?: boolean }): Promise<Partial<MessageRow> | null> {
+  async function handOver(ctx: Ctx, ticket: TicketRow, messageId: number, o: OutgoingContent): Promise<Partial<MessageRow> | null> {
     const replyToProviderId = o.quoted?.providerId ?? undefined;
     const media = o.media && { path: o.media.path, url: o.media.url, mimeType: o.media.mimeType, fileName: o.media.fileName, size: o.media.size };
     // A sticker goes as the channel's sticker (the kind the "sticker" capability promises), and waits in the outbox as one.
-    const message: OutboundMessage = media
-      ? o.sticker
-        ? { kind: "sticker", media, replyToProviderId }
-        : { kind: "media", body: o.body || undefined, media, replyToProviderId }
-      : { kind: "text", body: o.body, replyToProviderId };
+    // A template goes by its name and variables (template-send.ts); `body` is only its text as the chat shows it.
+    const message: OutboundMessage = o.template
+      ? { kind: "template", ...o.template }
+      : media
+        ? o.sticker
+          ? { kind: "sticker", media, replyToProviderId }
+          : { kind: "media", body: o.body || undefined, media, replyToProviderId }
+        : { kind: "text", body: o.body, replyToProviderId };
     let away: unknown = null;
     try {
       if (ticket.connectionId && (await call(ctx, "outbox.waits", { connectionId: ticket.connectionId }))) away = "ERR_OUTBOX_WAITING";
@@ -175,11 +187,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
   }
 
   /** Records an outgoing message, hands it to the channel, and records the outcome either way. */
-  async function sendOne(
-    ctx: Ctx,
-    ticket: TicketRow,
-    o: { body: string; media?: StoredFile & { url?: string }; quoted?: MessageRow | null; forwarded?: boolean; sticker?: boolean },
-  ): Promise<ReturnType<typeof view>> {
+  async function sendOne(ctx: Ctx, ticket: TicketRow, o: OutgoingContent & { forwarded?: boolean }): Promise<ReturnType<typeof view>> {
     const now = Date.now();
     const row = await model.create({
       tenantId: ticket.tenantId,

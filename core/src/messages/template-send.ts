@@ -1,0 +1,63 @@
+/**
+ * POST /messages/{ticketId}/template: an approved message template sent from the chat (the
+ * only thing a channel with a customer-service window takes once it closed; Step 11). The
+ * caller — the channel plugin's template picker — names the template, its language and the
+ * values of its variables, and gives the text as filled, which is what the chat shows; the
+ * channel builds the provider's payload from the name and components (contract 1.3).
+ * Refused before anything is stored when the ticket's channel sends no templates.
+ */
+import type { ServiceSchema } from "moleculer";
+import type { TemplateSendComponents } from "@openatende/plugin-sdk";
+import { AppError } from "../errors/app-error";
+import type { Ctx } from "../types";
+import { call } from "../bus/call";
+import type { outgoingMessages } from "./outgoing";
+
+type Actions = NonNullable<ServiceSchema["actions"]>;
+
+const variables = (max: number) => ({ type: "array", items: { type: "string", min: 1, max: 1024 }, max, optional: true });
+
+export interface TemplateSendParams {
+  ticketId: number;
+  name: string;
+  language: string;
+  body: string;
+  components?: TemplateSendComponents;
+}
+
+export function templateSendActions(outgoing: ReturnType<typeof outgoingMessages>): Actions {
+  return {
+    sendTemplate: {
+      rest: "POST /messages/:ticketId/template",
+      access: "user",
+      resource: "tickets",
+      params: {
+        ticketId: { type: "number", integer: true, positive: true, convert: true },
+        // Meta's rules for a template's name and language code.
+        name: { type: "string", min: 1, max: 512, pattern: /^[a-z0-9_]+$/ },
+        language: { type: "string", min: 2, max: 15, pattern: /^[a-z]{2,3}(_[A-Z]{2,4})?$/ },
+        body: { type: "string", min: 1, max: 4096 },
+        components: {
+          type: "object",
+          optional: true,
+          strict: "remove",
+          props: {
+            header: { type: "object", optional: true, strict: "remove", props: { text: variables(1) } },
+            body: variables(100),
+            buttons: { type: "array", optional: true, max: 10, items: { type: "object", strict: "remove", props: { index: { type: "number", integer: true, min: 0, max: 9 }, value: { type: "string", min: 1, max: 2000 } } } },
+          },
+        },
+      },
+      async handler(ctx: Ctx<TemplateSendParams>) {
+        const ticket = await call(ctx, "tickets.visible", { id: ctx.params.ticketId });
+        if (ticket.status === "closed") throw new AppError("ERR_TICKET_NOT_FOUND", { reason: "closed" });
+        const { capabilities } = await outgoing.channelService(ctx, ticket.connectionId);
+        if (!capabilities.includes("template")) throw new AppError("ERR_CHANNEL_UNSUPPORTED", { field: "name", kind: "template" });
+        const { name, language, components } = ctx.params;
+        const sent = await outgoing.sendOne(ctx, ticket, { body: ctx.params.body.trim(), template: { name, language, ...(components ? { components } : {}) } });
+        ctx.meta.$statusCode = 201;
+        return sent;
+      },
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * POST /messages/{ticketId}/template (Step 11): an approved template sent from the chat goes
+ * to the channel by name, language and variables (the channel builds the provider's payload;
+ * here channel-waba against its local Graph API), and the chat stores the filled text. A
+ * channel without templates refuses it before anything is stored; bad names and languages
+ * are validation errors; another tenant's ticket is not found.
+ * Real MariaDB, Redis, the web-chat and WABA channel plugins.
+ */
+import { startCore, createTenant, TestCore, TenantFixture, Res, uid } from "./helpers";
+import { FakeGraph } from "../../plugins/channel-waba/test/fake-graph";
+
+function expectError(r: Res, status: number, code: string) {
+  expect({ status: r.status, error: r.body?.error }).toEqual({ status, error: code });
+}
+
+describe("template sends from the chat (MariaDB)", () => {
+  let t: TestCore;
+  let f: TenantFixture;
+  let other: TenantFixture;
+  let graph: FakeGraph;
+
+  async function connection(x: TenantFixture, type: string, settings: Record<string, unknown>) {
+    const c = await t.api.post("/connections", { name: `${type} ${uid()}`, type, settings, queueId: x.queueIds[0] }, x.admin);
+    expect(c.status).toBe(201);
+    expect((await t.api.post(`/connections/${c.body.id}/connect`, {}, x.admin)).status).toBe(200);
+    return c.body.id as number;
+  }
+  const inbound = async (x: TenantFixture, connectionId: number, ext: string) =>
+    ((await t.core.broker.call("channels.inbound", { tenantId: x.tenantId, connectionId, providerMessageId: `wamid.${uid()}`, timestamp: Date.now() - 30 * 3_600_000, from: { externalId: ext, name: "Cliente" }, body: "oi" })) as { ticketId: number }).ticketId;
+  const messagesOf = async (ticketId: number) => (await t.api.get(`/messages/${ticketId}`, f.admin)).body.messages as Array<{ id: number; body: string; fromMe: boolean; status: string }>;
+
+  beforeAll(async () => {
+    graph = await FakeGraph.start();
+    t = await startCore({ env: { OUTBOUND_URL_ALLOWLIST: "127.0.0.1" } });
+    f = await createTenant(t, { tier: "PLUS" });
+    other = await createTenant(t, { tier: "PLUS" });
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await graph?.close();
+  });
+
+  const template = { name: "pedido_enviado", language: "pt_BR", body: "Olá Maria, seu pedido 1234 saiu para entrega.", components: { body: ["Maria", "1234"] } };
+
+  it("sends a template by name and variables through a WABA connection, and stores the filled text", async () => {
+    const n = graph.addNumber();
+    const waba = await connection(f, "channel-waba", { phoneNumberId: n.pnid, accessToken: n.token, businessAccountId: n.wabaId, appId: "123456789012345", apiVersion: "v23.0", verifyToken: "verify-me-please-42", appSecret: "0123456789abcdef0123456789abcdef", graphUrl: graph.url });
+    const customer = `55119${String(Date.now()).slice(-8)}`;
+    const ticketId = await inbound(f, waba, customer);
+    expect((await t.api.put(`/tickets/${ticketId}`, { status: "open" }, f.admin)).status).toBe(200);
+
+    const r = await t.api.post(`/messages/${ticketId}/template`, template, f.admin);
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ fromMe: true, body: template.body, status: "sent" });
+    const sent = graph.sentTo(n.pnid, customer).filter((b) => b.type === "template");
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ to: customer, type: "template", template: { name: "pedido_enviado", language: { code: "pt_BR" } } });
+    const components = (sent[0]!.template as { components: Array<{ type: string; parameters: Array<{ type: string; text: string }> }> }).components;
+    expect(components.find((c) => c.type === "body")?.parameters.map((p) => p.text)).toEqual(["Maria", "1234"]);
+    expect((await messagesOf(ticketId)).filter((m) => m.fromMe).map((m) => m.body)).toEqual([template.body]);
+  });
+
+  it("is refused on a channel without templates, with nothing stored; bad names are validation errors; another tenant's ticket is not found", async () => {
+    const site = await connection(f, "channel-webchat", { title: "Loja" });
+    const ticketId = await inbound(f, site, `v-${uid()}`);
+    expect((await t.api.put(`/tickets/${ticketId}`, { status: "open" }, f.admin)).status).toBe(200);
+    expectError(await t.api.post(`/messages/${ticketId}/template`, template, f.admin), 400, "ERR_CHANNEL_UNSUPPORTED");
+    expect((await messagesOf(ticketId)).filter((m) => m.fromMe)).toEqual([]);
+
+    const bad = await t.api.post(`/messages/${ticketId}/template`, { ...template, name: "Pedido Enviado" }, f.admin);
+    expectError(bad, 400, "ERR_VALIDATION");
+    expectError(await t.api.post(`/messages/${ticketId}/template`, { ...template, language: "portuguese" }, f.admin), 400, "ERR_VALIDATION");
+    expectError(await t.api.post(`/messages/${ticketId}/template`, { ...template, body: "" }, f.admin), 400, "ERR_VALIDATION");
+
+    expectError(await t.api.post(`/messages/${ticketId}/template`, template, other.admin), 404, "ERR_TICKET_NOT_FOUND");
+  });
+});
