@@ -10,16 +10,20 @@
  *
  * Meta asks for a 2xx within seconds and retries otherwise (for days; duplicates and
  * out-of-order deliveries happen), so the answer goes as soon as the delivery is checked and
- * routed; messages, reactions and statuses are then handed to the core in order per
- * connection (inbound.ts). The core stores each wamid once and never moves a status back.
- * Each accepted change is held in Redis (store.ts) until the core has all of it, and taken up
- * again when its connection connects (after a crash or restart): answered is never lost.
+ * routed; messages, reactions and statuses are then handed to the core (inbound.ts) through
+ * the connection's lanes (lanes.ts): one lane per customer (their messages stored in the order
+ * written) and one per sent message (its statuses in Meta's order), at most LANES_PER_CONNECTION
+ * running at once, so many customers and many changes go in side by side. The core stores each
+ * wamid once and never moves a status back. Each accepted change is held in Redis (store.ts)
+ * until the core has all of its parts, and taken up again when its connection connects (after a
+ * crash or restart): answered is never lost.
  */
 import { randomUUID } from "node:crypto";
 import { Errors } from "moleculer";
 import { resolveToken, type Caller, type ConnectionRef, type ResolvedToken } from "@openatende/plugin-sdk";
 import type { WabaChannel } from "./channel";
-import { processChange } from "./inbound";
+import { partsOf } from "./inbound";
+import { Lanes } from "./lanes";
 import { readSettings, type WabaSettings } from "./settings";
 import { DeliveryError, parseEnvelope, phoneNumberIdOf, sameSecret, signatureValid, SIGNATURE_HEADER, verificationAnswer, type WebhookChange } from "./webhook";
 
@@ -37,6 +41,20 @@ export interface DeliveryAnswer {
   ignored: number;
 }
 
+/** Parts of a connection's changes handed to the core at once (the core's database pool is 10 by default). */
+export const LANES_PER_CONNECTION = 12;
+
+let heldSeq = 0;
+/**
+ * A held change's id: the time it was accepted, then a counter of this process (both fixed
+ * width, so ids sort by them: the changes of one POST keep their order) and a random part, so
+ * that changes taken up again after a restart go in the order they came.
+ */
+export function heldId(at = Date.now()): string {
+  heldSeq = (heldSeq + 1) % 36 ** 4;
+  return `${at.toString(36).padStart(9, "0")}-${heldSeq.toString(36).padStart(4, "0")}-${randomUUID()}`;
+}
+
 const TAKES_NO_WEBHOOK = () => new Errors.MoleculerClientError("Unknown webhook", 404, "ERR_CONNECTION_NOT_FOUND");
 
 /** The connection's settings as the webhook needs them: the live ones, else the stored ones. */
@@ -48,14 +66,17 @@ function settingsOf(channel: WabaChannel, r: ResolvedToken): WabaSettings | null
 }
 
 export class Deliveries {
-  /** Per connection: the tail of its processing chain (order kept within a connection). */
-  private readonly chains = new Map<number, Promise<void>>();
-  /** Ids of held changes being processed here. */
-  private readonly running = new Set<string>();
+  /** Per connection: its lanes (removed when nothing of it is pending). */
+  private readonly lanes = new Map<number, Lanes>();
+  /** Held changes being processed here, by id: settles when the change is finished or kept. */
+  private readonly running = new Map<string, Promise<void>>();
+  /** The most parts of one connection's changes ever handed to the core at once (tests, the log). */
+  peak = 0;
 
   constructor(
     private readonly channel: WabaChannel,
     private readonly core: Caller,
+    private readonly lanesPerConnection = LANES_PER_CONNECTION,
   ) {}
 
   /** The GET handshake: the challenge to echo, or 403. */
@@ -82,7 +103,7 @@ export class Deliveries {
       throw err;
     }
     const routed = await this.route(r, settings, changes);
-    const ids = routed.map(() => randomUUID());
+    const ids = routed.map(() => heldId());
     await Promise.all(routed.map((x, i) => this.channel.opts.store.hold(x.ref, ids[i], x.change)));
     routed.forEach((x, i) => this.enqueue(x, ids[i]));
     return { ok: true, accepted: routed.length, ignored: changes.length - routed.length };
@@ -93,7 +114,8 @@ export class Deliveries {
     const live = this.channel.liveOf(ref);
     if (!live) return 0;
     let n = 0;
-    for (const h of await this.channel.opts.store.held(ref)) {
+    const held = (await this.channel.opts.store.held(ref)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const h of held) {
       if (this.running.has(h.id)) continue;
       this.enqueue({ ref, settings: live.settings, change: h.change as WebhookChange }, h.id);
       n++;
@@ -104,7 +126,7 @@ export class Deliveries {
 
   /** Resolves when everything accepted so far has been processed (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.chains.size) await Promise.all([...this.chains.values()]);
+    while (this.running.size) await Promise.all([...this.running.values()]);
   }
 
   private async route(r: ResolvedToken, settings: WabaSettings, changes: WebhookChange[]): Promise<Routed[]> {
@@ -148,20 +170,36 @@ export class Deliveries {
     return found.length === 1 ? found[0] : null;
   }
 
-  private enqueue(x: Routed, heldId: string): void {
-    const id = x.ref.connectionId;
-    this.running.add(heldId);
-    const prev = this.chains.get(id) ?? Promise.resolve();
-    const next = prev
+  /**
+   * Hands the change's parts to its connection's lanes at once (so a later change of the same
+   * customer or message queues behind them); the change is released from Redis when every part
+   * went in, and kept (to run again on the next connect) when one could not.
+   */
+  private enqueue(x: Routed, id: string): void {
+    const cid = x.ref.connectionId;
+    let lanes = this.lanes.get(cid);
+    if (!lanes) this.lanes.set(cid, (lanes = new Lanes(this.lanesPerConnection)));
+    const own = lanes;
+    let kept = 0;
+    const parts = partsOf(this.channel, this.core, x).map((p) =>
+      own.push(p.lane, () => {
+        this.peak = Math.max(this.peak, own.running);
+        return p.run();
+      }).catch((err: Error) => {
+        kept++;
+        this.log().warn(`connection ${cid}: ${p.what} not handed to the core: ${err.message}`);
+      }),
+    );
+    const done = Promise.all(parts)
       .then(async () => {
-        if (await processChange(this.channel, this.core, x)) await this.channel.opts.store.release(x.ref, heldId);
+        if (!kept) await this.channel.opts.store.release(x.ref, id);
       })
-      .catch((err: Error) => this.log().warn(`connection ${id}: a webhook change was not processed: ${err.message}`))
-      .finally(() => this.running.delete(heldId));
-    this.chains.set(id, next);
-    void next.then(() => {
-      if (this.chains.get(id) === next) this.chains.delete(id);
-    });
+      .catch((err: Error) => this.log().warn(`connection ${cid}: a webhook change was not processed: ${err.message}`))
+      .finally(() => {
+        this.running.delete(id);
+        if (!own.pending && this.lanes.get(cid) === own) this.lanes.delete(cid);
+      });
+    this.running.set(id, done);
   }
 
   private log() {

@@ -2,13 +2,14 @@
  * What one routed "messages" change becomes in the core (after the webhook was answered):
  * messages through `inbound` (a file downloaded with its short-lived URL and streamed into the
  * core's storage first), reactions through `changeMessage`, statuses through `ack`, errors in
- * the log. A wamid is taken in once: the core's unique key stores it once, the plugin joins a
+ * the log; as parts for the connection's lanes (lanes.ts, deliveries.ts). A wamid is taken in once: the core's unique key stores it once, the plugin joins a
  * delivery of it still running and skips a replay of a file it already handed over.
  */
 import { changeMessage, CORE_CHANNEL_ACTIONS, inbound, MEDIA_MAX_BYTES, uploadMedia, type Caller, type ConnectionRef } from "@openatende/plugin-sdk";
 import type { WabaChannel } from "./channel";
 import type { Routed } from "./deliveries";
-import { actionsOf, type Action } from "./normalise";
+import type { Outcome } from "./lanes";
+import { actionsOf, withoutSupersededStatuses, type Action } from "./normalise";
 import { redact } from "./settings";
 
 /** Waits before handing a message to the core again when it was away (not when it refused). */
@@ -80,44 +81,63 @@ async function takeMessage(channel: WabaChannel, core: Caller, x: Routed, a: Ext
   }
 }
 
-/** A status to the core; asked again a little later when the core does not know the wamid yet. */
-async function takeAck(channel: WabaChannel, core: Caller, x: Routed, a: Extract<Action, { kind: "ack" }>): Promise<void> {
+/**
+ * A status to the core. When the core does not know the wamid yet (the send's answer is
+ * still on its way), the lane runs it again after ACK_RETRY_MS[attempt] without holding a runner.
+ */
+function ackPart(core: Caller, x: Routed, a: Extract<Action, { kind: "ack" }>): () => Promise<Outcome> {
   const evt = { ...x.ref, providerMessageId: a.providerMessageId, status: a.status, timestamp: a.timestamp, ...(a.reason ? { reason: a.reason } : {}) };
-  for (let i = 0; ; i++) {
+  let attempt = 0;
+  return async () => {
     const res = (await withCoreRetry(() => core.call(CORE_CHANNEL_ACTIONS.ack, evt))) as { applied?: boolean } | undefined;
-    if (res?.applied !== false || i >= ACK_RETRY_MS.length) return;
-    await sleep(ACK_RETRY_MS[i]);
-  }
+    if (res?.applied !== false || attempt >= ACK_RETRY_MS.length) return;
+    return { againInMs: ACK_RETRY_MS[attempt++] };
+  };
 }
 
-/** Hands a change's parts to the core; false when one could not be (the core away): the change is then kept to run again. */
-export async function processChange(channel: WabaChannel, core: Caller, x: Routed): Promise<boolean> {
+/** One piece of a change for the connection's lanes: what runs, in which lane, and what it is (for the log). */
+export interface Part {
+  /** `c:<wa_id>` for a customer's messages and reactions, `s:<wamid>` for the statuses of one sent message. */
+  lane: string;
+  what: string;
+  run: () => Promise<Outcome>;
+}
+
+/**
+ * A change's parts for the core: a customer's messages and reactions in the customer's lane
+ * (stored in the order they were written), each sent message's statuses in that message's
+ * lane (in Meta's order; the core never moves one back), only the furthest of a message's
+ * statuses in one change. Errors and skipped parts are only
+ * logged, here. A part that throws could not be handed over (the core away): its change is
+ * then kept to run again.
+ */
+export function partsOf(channel: WabaChannel, core: Caller, x: Routed): Part[] {
   const log = channel.opts.logger;
-  let complete = true;
-  for (const a of actionsOf(x.change.value)) {
-    try {
-      switch (a.kind) {
-        case "message":
-          await takeMessage(channel, core, x, a);
-          break;
-        case "reaction":
-          await withCoreRetry(() => changeMessage(core, { ...x.ref, providerMessageId: a.targetId, change: { type: "reaction", emoji: a.emoji, by: a.by }, timestamp: a.timestamp }));
-          break;
-        case "ack":
-          // Not awaited: a wait for the send's record must not hold the connection's later changes.
-          void takeAck(channel, core, x, a).catch((err: Error) => log.warn(`connection ${x.ref.connectionId}: status ${a.status} of ${a.providerMessageId} not recorded: ${err.message}`));
-          break;
-        case "error":
-          log.warn(`connection ${x.ref.connectionId}: Meta reported error ${a.code} ${a.title}${a.detail ? ` (${a.detail})` : ""}`);
-          break;
-        case "skip":
-          log.info(`connection ${x.ref.connectionId}: ${a.reason}: skipped`);
-          break;
-      }
-    } catch (err) {
-      complete = false;
-      log.warn(`connection ${x.ref.connectionId}: ${a.kind} not handed to the core: ${(err as Error).message}`);
+  const parts: Part[] = [];
+  for (const a of withoutSupersededStatuses(actionsOf(x.change.value))) {
+    switch (a.kind) {
+      case "message":
+        parts.push({ lane: `c:${a.draft.from.externalId}`, what: `message ${a.draft.providerMessageId}`, run: () => takeMessage(channel, core, x, a) });
+        break;
+      case "reaction":
+        parts.push({
+          lane: `c:${a.by}`,
+          what: `reaction to ${a.targetId}`,
+          run: async () => {
+            await withCoreRetry(() => changeMessage(core, { ...x.ref, providerMessageId: a.targetId, change: { type: "reaction", emoji: a.emoji, by: a.by }, timestamp: a.timestamp }));
+          },
+        });
+        break;
+      case "ack":
+        parts.push({ lane: `s:${a.providerMessageId}`, what: `status ${a.status} of ${a.providerMessageId}`, run: ackPart(core, x, a) });
+        break;
+      case "error":
+        log.warn(`connection ${x.ref.connectionId}: Meta reported error ${a.code} ${a.title}${a.detail ? ` (${a.detail})` : ""}`);
+        break;
+      case "skip":
+        log.info(`connection ${x.ref.connectionId}: ${a.reason}: skipped`);
+        break;
     }
   }
-  return complete;
+  return parts;
 }

@@ -3,7 +3,7 @@
  * reactions, statuses (failed with Meta's code and title; 131047 as template required) and
  * value-level errors.
  */
-import { actionsOf, msOf } from "./normalise";
+import { actionsOf, msOf, withoutSupersededStatuses } from "./normalise";
 
 const from = "5511988887777";
 const m = (type: string, body: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ from, id: `wamid.${type}`, timestamp: "1760000000", type, ...body, ...extra });
@@ -53,5 +53,18 @@ describe("WABA webhook values", () => {
       { kind: "error", code: 130429, title: "Rate limit hit", detail: "slow down" },
     ]);
     expect(msOf(undefined)).toBeGreaterThan(1e12);
+  });
+
+  it("keeps only the furthest of a message's statuses in one change; failed always goes, other messages untouched", () => {
+    const st = (id: string, status: string, ts: number) => ({ id, status, timestamp: String(ts), recipient_id: from });
+    const actions = actionsOf({
+      messages: [m("text", { text: { body: "oi" } })],
+      statuses: [st("wamid.a", "sent", 1), st("wamid.b", "sent", 1), st("wamid.a", "read", 3), st("wamid.a", "delivered", 2), st("wamid.a", "read", 4), st("wamid.c", "sent", 1), { ...st("wamid.c", "failed", 2), errors: [{ code: 131026, title: "Message undeliverable" }] }],
+    });
+    const kept = withoutSupersededStatuses(actions);
+    expect(kept.map((a) => (a.kind === "ack" ? `${a.providerMessageId}:${a.status}@${a.timestamp / 1000}` : a.kind))).toEqual(["message", "wamid.b:sent@1", "wamid.a:read@3", "wamid.c:sent@1", "wamid.c:failed@2"]);
+    // Nothing superseded: the same list.
+    const plain = actionsOf({ statuses: [st("wamid.x", "delivered", 1), st("wamid.y", "read", 1)] });
+    expect(withoutSupersededStatuses(plain)).toEqual(plain);
   });
 });

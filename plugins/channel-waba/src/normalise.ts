@@ -137,3 +137,22 @@ export function actionsOf(value: Record<string, unknown>): Action[] {
   }
   return out;
 }
+
+const RANK: Partial<Record<AckStatus, number>> = { sent: 1, delivered: 2, read: 3, played: 4 };
+
+/**
+ * The actions of a change without the statuses another status of the same change supersedes:
+ * of a message's sent, delivered and read in one change only read goes (the core keeps the
+ * furthest status and never moves one back, so the earlier ones would change nothing in the
+ * end). A repeated status goes once; "failed" always goes (the core takes it only before any
+ * device acknowledged, and decides that itself).
+ */
+export function withoutSupersededStatuses(actions: Action[]): Action[] {
+  const furthest = new Map<string, Extract<Action, { kind: "ack" }>>();
+  for (const a of actions) {
+    if (a.kind !== "ack" || !RANK[a.status]) continue;
+    const best = furthest.get(a.providerMessageId);
+    if (!best || RANK[a.status]! > RANK[best.status]!) furthest.set(a.providerMessageId, a);
+  }
+  return actions.filter((a) => a.kind !== "ack" || !RANK[a.status] || furthest.get(a.providerMessageId) === a);
+}

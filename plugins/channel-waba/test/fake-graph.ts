@@ -51,6 +51,8 @@ export class FakeGraph {
   /** Media ids whose next download URL is already stale (the plugin must look the id up again). */
   readonly staleNextUrl = new Set<string>();
   mediaLookups = 0;
+  /** Runs before a send is answered, with the wamid it will answer (Meta may post a status before the send's answer arrives). */
+  beforeAnswer: ((wamid: string) => Promise<void>) | null = null;
   private readonly queued = new Map<string, Injected[]>();
   private server!: http.Server;
   url = "";
@@ -154,7 +156,9 @@ export class FakeGraph {
       const freeForm = ["text", "image", "video", "audio", "document", "sticker", "interactive"].includes(String(body.type));
       if (freeForm && this.windowClosed.has(String(body.to))) return send(400, err({ httpStatus: 400, code: 131047, message: "Re-engagement message" }));
       this.sent.push(rec);
-      return send(200, { messaging_product: "whatsapp", contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: `wamid.HBgN${randomBytes(16).toString("base64url")}` }] });
+      const wamid = `wamid.HBgN${randomBytes(16).toString("base64url")}`;
+      if (this.beforeAnswer) await this.beforeAnswer(wamid);
+      return send(200, { messaging_product: "whatsapp", contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: wamid }] });
     }
     return send(400, err({ httpStatus: 400, code: 100, message: "Unsupported request" }));
   }

@@ -124,7 +124,7 @@ interface HeldStore {
 }
 export interface PluginService {
   settings: Record<string, unknown>;
-  deliveries: { idle(): Promise<void> };
+  deliveries: { idle(): Promise<void>; peak: number };
   channel: { opts: { store: HeldStore } };
 }
 
