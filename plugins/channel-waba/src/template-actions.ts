@@ -63,6 +63,8 @@ const templateParams = {
 
 type Ctx<P> = Context<P>;
 const channelOf = (svc: any): WabaChannel => svc.channel as WabaChannel;
+/** The business account of the tenant's connected connection (404 for another tenant's). */
+const accountOf = (svc: any, ref: ConnectionRef) => ({ tenantId: ref.tenantId, businessAccountId: channelOf(svc).templates.liveOf(ref).settings.businessAccountId });
 
 export const templateActions = {
   templatesList: {
@@ -89,18 +91,18 @@ export const templateActions = {
       const res = await channelOf(this).templates.delete(p);
       // The recorded review statuses of what was deleted go too.
       const store = this.templateStatuses as TemplateStatusStore;
-      const gone = (await store.list(p)).filter((r) => r.name === p.name && (!p.id || r.id === p.id)).map((r) => r.id);
-      await store.forget(p, gone);
+      const account = accountOf(this, p);
+      const gone = (await store.list(account)).filter((r) => r.name === p.name && (!p.id || r.id === p.id)).map((r) => r.id);
+      await store.forget(account, gone);
       return res;
     },
   },
-  /** The review statuses Meta's webhooks reported for a connection's templates (a connected connection of the tenant, else 404). */
+  /** The review statuses Meta's webhooks reported for the templates of a connection's business account (a connected connection of the tenant, else 404). */
   templateStatuses: {
     visibility: "public" as const,
     params: { ...ref },
     async handler(this: any, ctx: Ctx<ConnectionRef>): Promise<{ statuses: TemplateStatusRecord[] }> {
-      channelOf(this).templates.liveOf(ctx.params);
-      return { statuses: await (this.templateStatuses as TemplateStatusStore).list(ctx.params) };
+      return { statuses: await (this.templateStatuses as TemplateStatusStore).list(accountOf(this, ctx.params)) };
     },
   },
 };

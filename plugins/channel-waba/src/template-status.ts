@@ -6,13 +6,18 @@
  * (entry id), not a phone number: it belongs to the connection whose URL it came to when that
  * connection serves that account (the signature was already checked with its app secret).
  *
- * Each status is recorded per connection in the plugin's Redis (`<prefix>:templates:<tenant>:<connection>`,
- * one hash field per template id), so screens and campaigns read it without asking Meta, and
+ * Each status is recorded per tenant and business account in the plugin's Redis
+ * (`<prefix>:templates:<tenant>:<WABA id>`, one hash field per template id: every number of
+ * the account shares its templates), so screens and campaigns read it without asking Meta, and
  * pushed live to the tenant's screens as `plugin:channel-waba:template.status`. The value
  * carries no time of its own, so the last change to arrive is the one kept.
  */
 import type Redis from "ioredis";
-import type { ConnectionRef } from "@openatende/plugin-sdk";
+/** Whose statuses: a tenant's WhatsApp Business Account (its numbers' connections share its templates). */
+export interface AccountRef {
+  tenantId: number;
+  businessAccountId: string;
+}
 import type { WebhookChange } from "./webhook";
 
 export const TEMPLATE_STATUS_FIELD = "message_template_status_update";
@@ -60,11 +65,11 @@ export class TemplateStatusStore {
     return this.redis;
   }
 
-  private key(ref: ConnectionRef): string {
-    return `${this.opts.prefix}:templates:${ref.tenantId}:${ref.connectionId}`;
+  private key(ref: AccountRef): string {
+    return `${this.opts.prefix}:templates:${ref.tenantId}:${ref.businessAccountId}`;
   }
 
-  async record(ref: ConnectionRef, rec: TemplateStatusRecord): Promise<void> {
+  async record(ref: AccountRef, rec: TemplateStatusRecord): Promise<void> {
     const r = this.client();
     if (!r) return;
     try {
@@ -74,8 +79,8 @@ export class TemplateStatusStore {
     }
   }
 
-  /** The connection's recorded statuses (of templates Meta reviewed since the connection took webhooks). */
-  async list(ref: ConnectionRef): Promise<TemplateStatusRecord[]> {
+  /** The account's recorded statuses (of templates Meta reviewed since a connection of it took webhooks). */
+  async list(ref: AccountRef): Promise<TemplateStatusRecord[]> {
     const r = this.client();
     if (!r) return [];
     const all = await r.hgetall(this.key(ref));
@@ -84,7 +89,7 @@ export class TemplateStatusStore {
       .sort((a, b) => a.name.localeCompare(b.name) || a.language.localeCompare(b.language));
   }
 
-  async forget(ref: ConnectionRef, ids: string[]): Promise<void> {
+  async forget(ref: AccountRef, ids: string[]): Promise<void> {
     const r = this.client();
     if (r && ids.length) await r.hdel(this.key(ref), ...ids).catch(() => 0);
   }

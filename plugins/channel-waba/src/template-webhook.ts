@@ -40,10 +40,11 @@ export async function takeTemplateStatuses(channel: WabaChannel, store: Template
     }
     records.push(rec);
   }
-  const ref = { tenantId: r.tenantId, connectionId: r.connectionId };
+  if (!records.length || !wabaId) return 0;
+  const ref = { tenantId: r.tenantId, businessAccountId: wabaId };
   for (const rec of records) {
     await store.record(ref, rec);
-    await push({ tenantId: r.tenantId, event: TEMPLATE_STATUS_EVENT, payload: { connectionId: r.connectionId, ...rec } }).catch((err: Error) =>
+    await push({ tenantId: r.tenantId, event: TEMPLATE_STATUS_EVENT, payload: { connectionId: r.connectionId, businessAccountId: wabaId, ...rec } }).catch((err: Error) =>
       channel.opts.logger.warn(`connection ${r.connectionId}: template status of ${rec.name} not pushed: ${err.message}`),
     );
   }

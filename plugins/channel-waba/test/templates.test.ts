@@ -177,6 +177,11 @@ describe("WABA templates, real core", () => {
       expect(watchA.events.filter((e) => e.event === "plugin:channel-waba:template.status").map((e) => e.payload.status)).toEqual(["APPROVED", "REJECTED", "PAUSED"]);
       expect(watchB.events.filter((e) => e.event.startsWith("plugin:channel-waba"))).toEqual([]);
       expect((await call("templateStatuses", { tenantId: b.tenantId, connectionId: cb.id })).statuses).toEqual([]);
+      // Another number of the same business account shares its templates, and so their statuses.
+      const sibling = graph.addNumber();
+      sibling.wabaId = ca.number.wabaId;
+      const cs = await connectWaba(t, a, graph, { name: "WABA modelos A2", number: sibling });
+      expect((await call("templateStatuses", { tenantId: a.tenantId, connectionId: cs.id })).statuses).toEqual([expect.objectContaining({ id: tpl.id, status: "PAUSED" })]);
     } finally {
       watchA.socket.close();
       watchB.socket.close();
@@ -195,5 +200,9 @@ describe("WABA templates, real core", () => {
     }
     expect(fake.templates.some((x) => x.name === "intruso")).toBe(false);
     expect(fake.templates.some((x) => x.name === "pedido_enviado")).toBe(true);
+    // Its own tenant deletes it: Meta's copy and the recorded review status go.
+    expect((await call("templateStatuses", refA())).statuses).toEqual([expect.objectContaining({ name: "pedido_enviado" })]);
+    expect(await call("templateDelete", { ...refA(), name: "pedido_enviado" })).toEqual({ deleted: true });
+    expect((await call("templateStatuses", refA())).statuses).toEqual([]);
   });
 });
