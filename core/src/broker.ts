@@ -32,6 +32,7 @@ import { createChannelsService } from "./channels/channels.service";
 import { createFilesService } from "./files/files.service";
 import { createRealtimeService } from "./realtime/realtime.service";
 import { createChannelFilesService } from "./channels/channel-files.service";
+import { createTemplatesService } from "./channels/templates.service";
 import { createOutboxService } from "./channels/outbox.service";
 import { systemClock, type Clock } from "./lib/clock";
 import { createSchedulerService } from "./scheduler/scheduler.service";
@@ -67,6 +68,7 @@ export const SERVICE_GROUPS: Record<"api" | "core" | "plugins", Array<(d: CoreDe
     createChannelsService,
     createFilesService,
     createChannelFilesService,
+    createTemplatesService,
     createOutboxService,
     createSchedulerService,
     createBusinessTimeService,

@@ -1,5 +1,8 @@
 /**
- * POST /messages/{ticketId}/template (Step 11): an approved template sent from the chat goes
+ * The core's template routes (Step 11), against channel-waba and its local Graph API:
+ * GET/POST/DELETE /templates reach a connection's templates through the channel contract
+ * (listing for any user, managing for PLUS admins), and
+ * POST /messages/{ticketId}/template: an approved template sent from the chat goes
  * to the channel by name, language and variables (the channel builds the provider's payload;
  * here channel-waba against its local Graph API), and the chat stores the filled text. A
  * channel without templates refuses it before anything is stored; bad names and languages
@@ -8,6 +11,7 @@
  */
 import { startCore, createTenant, TestCore, TenantFixture, Res, uid } from "./helpers";
 import { FakeGraph } from "../../plugins/channel-waba/test/fake-graph";
+import { FakeTemplates } from "../../plugins/channel-waba/test/fake-graph-templates";
 
 function expectError(r: Res, status: number, code: string) {
   expect({ status: r.status, error: r.body?.error }).toEqual({ status, error: code });
@@ -18,6 +22,7 @@ describe("template sends from the chat (MariaDB)", () => {
   let f: TenantFixture;
   let other: TenantFixture;
   let graph: FakeGraph;
+  let fake: FakeTemplates;
 
   async function connection(x: TenantFixture, type: string, settings: Record<string, unknown>) {
     const c = await t.api.post("/connections", { name: `${type} ${uid()}`, type, settings, queueId: x.queueIds[0] }, x.admin);
@@ -31,6 +36,7 @@ describe("template sends from the chat (MariaDB)", () => {
 
   beforeAll(async () => {
     graph = await FakeGraph.start();
+    fake = new FakeTemplates(graph);
     t = await startCore({ env: { OUTBOUND_URL_ALLOWLIST: "127.0.0.1" } });
     f = await createTenant(t, { tier: "PLUS" });
     other = await createTenant(t, { tier: "PLUS" });
@@ -73,5 +79,44 @@ describe("template sends from the chat (MariaDB)", () => {
     expectError(await t.api.post(`/messages/${ticketId}/template`, { ...template, body: "" }, f.admin), 400, "ERR_VALIDATION");
 
     expectError(await t.api.post(`/messages/${ticketId}/template`, template, other.admin), 404, "ERR_TICKET_NOT_FOUND");
+  });
+
+  it("lists a connection's templates for any user, creates and deletes them for PLUS admins, and refuses other channels, tenants and tiers", async () => {
+    const n = graph.addNumber();
+    const waba = await connection(f, "channel-waba", { phoneNumberId: n.pnid, accessToken: n.token, businessAccountId: n.wabaId, appId: "123456789012345", apiVersion: "v23.0", verifyToken: "verify-me-please-42", appSecret: "0123456789abcdef0123456789abcdef", graphUrl: graph.url });
+    fake.add(n.wabaId, { name: "boas_vindas", status: "APPROVED" });
+    fake.add(n.wabaId, { name: "cobranca", status: "APPROVED" });
+
+    const list = await t.api.get(`/templates?connectionId=${waba}&limit=1`, f.agent);
+    expect({ status: list.status, body: list.status === 200 ? null : list.body }).toEqual({ status: 200, body: null });
+    expect(list.body.templates.map((x: { name: string }) => x.name)).toEqual(["boas_vindas"]);
+    const next = await t.api.get(`/templates?connectionId=${waba}&limit=1&after=${encodeURIComponent(list.body.next)}`, f.agent);
+    expect(next.body).toMatchObject({ templates: [{ name: "cobranca", status: "APPROVED" }], next: null });
+
+    const template = { name: "pedido_pronto", language: "pt_BR", category: "UTILITY", body: { text: "Olá {{1}}, seu pedido está pronto.", example: ["Ana"] } };
+    const made = await t.api.post("/templates", { connectionId: waba, template }, f.admin);
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ status: "PENDING" });
+    expect(made.body.id).toEqual(expect.any(String));
+    // The channel's own refusal, naming the field (spec §5: the variables must match their examples).
+    const noExample = await t.api.post("/templates", { connectionId: waba, template: { ...template, name: "sem_exemplo", body: { text: "Olá {{1}}, tudo bem?" } } }, f.admin);
+    expect(noExample.status).toBeGreaterThanOrEqual(400);
+    expect(noExample.status).toBeLessThan(500);
+    expect(JSON.stringify(noExample.body)).toMatch(/body\.text\.example/);
+    expectError(await t.api.post("/templates", { connectionId: waba, template }, f.agent), 403, "ERR_NO_PERMISSION");
+    expect((await t.api.del(`/templates?connectionId=${waba}&name=pedido_pronto`, f.admin)).status).toBe(200);
+    expect((await t.api.get(`/templates?connectionId=${waba}`, f.agent)).body.templates.map((x: { name: string }) => x.name)).not.toContain("pedido_pronto");
+
+    // Another tenant's connection, a channel without templates, a tenant below PLUS managing them.
+    expectError(await t.api.get(`/templates?connectionId=${waba}`, other.admin), 404, "ERR_CONNECTION_NOT_FOUND");
+    const site = await connection(f, "channel-webchat", { title: "Loja" });
+    expectError(await t.api.get(`/templates?connectionId=${site}`, f.agent), 400, "ERR_CHANNEL_UNSUPPORTED");
+    const free = await createTenant(t);
+    const n2 = graph.addNumber();
+    const freeWaba = await connection(free, "channel-waba", { phoneNumberId: n2.pnid, accessToken: n2.token, businessAccountId: n2.wabaId, appId: "123456789012345", apiVersion: "v23.0", verifyToken: "verify-me-please-42", appSecret: "0123456789abcdef0123456789abcdef", graphUrl: graph.url });
+    expect((await t.api.get(`/templates?connectionId=${freeWaba}`, free.agent)).status).toBe(200);
+    const refused = await t.api.post("/templates", { connectionId: freeWaba, template }, free.admin);
+    expectError(refused, 403, "ERR_LICENSE_TIER_REQUIRED");
+    expect(refused.body.data ?? refused.body).toMatchObject({ requiredTier: "PLUS" });
   });
 });

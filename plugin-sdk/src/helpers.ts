@@ -22,6 +22,12 @@ import {
   ChannelCapability,
   CheckNumberParams,
   CheckNumberResult,
+  TemplatesListParams,
+  TemplatesListResult,
+  TemplateCreateParams,
+  TemplateCreateResult,
+  TemplateDeleteParams,
+  TemplateDeleteResult,
   ConnectParams,
   ConnectionRef,
   ContactUpdateEvent,
@@ -84,6 +90,10 @@ export interface ChannelActions {
   markRead: { params: MarkReadParams; result: MarkReadResult };
   /** Optional: only on a channel whose manifest declares `numberCheck`. */
   checkNumber: { params: CheckNumberParams; result: CheckNumberResult };
+  /** Optional (contract 1.3): only on a channel whose manifest declares `templates`. */
+  templatesList: { params: TemplatesListParams; result: TemplatesListResult };
+  templateCreate: { params: TemplateCreateParams; result: TemplateCreateResult };
+  templateDelete: { params: TemplateDeleteParams; result: TemplateDeleteResult };
 }
 
 /** Anything with a Moleculer `call`: a Context, a ServiceBroker, a Service's broker. */

@@ -15,6 +15,9 @@ import type { outgoingMessages } from "./outgoing";
 
 type Actions = NonNullable<ServiceSchema["actions"]>;
 
+/** A template language as the providers name it: "pt_BR", "en", "es_MX", "zh_CN". */
+const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2,4})?$/;
+
 const variables = (max: number) => ({ type: "array", items: { type: "string", min: 1, max: 1024 }, max, optional: true });
 
 export interface TemplateSendParams {
@@ -35,7 +38,8 @@ export function templateSendActions(outgoing: ReturnType<typeof outgoingMessages
         ticketId: { type: "number", integer: true, positive: true, convert: true },
         // Meta's rules for a template's name and language code.
         name: { type: "string", min: 1, max: 512, pattern: /^[a-z0-9_]+$/ },
-        language: { type: "string", min: 2, max: 15, pattern: /^[a-z]{2,3}(_[A-Z]{2,4})?$/ },
+        // Its form (Meta's codes: "pt_BR", "en", "es_MX") is checked once the ticket is known to be the caller's.
+        language: { type: "string", min: 2, max: 15 },
         body: { type: "string", min: 1, max: 4096 },
         components: {
           type: "object",
@@ -51,6 +55,7 @@ export function templateSendActions(outgoing: ReturnType<typeof outgoingMessages
       async handler(ctx: Ctx<TemplateSendParams>) {
         const ticket = await call(ctx, "tickets.visible", { id: ctx.params.ticketId });
         if (ticket.status === "closed") throw new AppError("ERR_TICKET_NOT_FOUND", { reason: "closed" });
+        if (!LANGUAGE.test(ctx.params.language)) throw new AppError("ERR_VALIDATION", { field: "language", rule: "stringPattern" });
         const { capabilities } = await outgoing.channelService(ctx, ticket.connectionId);
         if (!capabilities.includes("template")) throw new AppError("ERR_CHANNEL_UNSUPPORTED", { field: "name", kind: "template" });
         const { name, language, components } = ctx.params;
