@@ -186,6 +186,14 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
     return null;
   }
 
+  /** What a failed send keeps on the message: the error's code, and the provider's code and title when the channel gave them ("ERR_WABA_SEND_REFUSED: 131026 Message undeliverable"). */
+  function failReasonOf(err: unknown): string {
+    const e = err as { type?: string; message?: string; data?: { code?: unknown; title?: unknown } };
+    const said = [e.data?.code, e.data?.title].filter((x) => typeof x === "string" || typeof x === "number").join(" ");
+    if (e.type && said) return `${e.type}: ${said}`;
+    return e.type ?? e.message ?? "send failed";
+  }
+
   /** Records an outgoing message, hands it to the channel, and records the outcome either way. */
   async function sendOne(ctx: Ctx, ticket: TicketRow, o: OutgoingContent & { forwarded?: boolean }): Promise<ReturnType<typeof view>> {
     const now = Date.now();
@@ -210,7 +218,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
     try {
       patch = await handOver(ctx, ticket, Number(row.get("id")), o);
     } catch (err) {
-      const reason = (err as { type?: string; message?: string }).type ?? (err as Error).message ?? "send failed";
+      const reason = failReasonOf(err);
       logger().warn(`message ${row.get("id")} not sent: ${reason}`);
       patch = { status: "failed", failReason: String(reason).slice(0, 255) };
     }

@@ -100,7 +100,7 @@ describe("WABA outbound, real core", () => {
     const before = graph.attempts.length;
     try {
       const r = await say("depois de 24 horas");
-      expect(r.body).toMatchObject({ status: "failed", failReason: "ERR_WABA_TEMPLATE_REQUIRED" });
+      expect(r.body).toMatchObject({ status: "failed", failReason: "ERR_WABA_TEMPLATE_REQUIRED: 131047 Re-engagement message" });
       expect(graph.attempts.length - before).toBe(1);
     } finally {
       graph.windowClosed.delete(who.waId);
@@ -120,7 +120,7 @@ describe("WABA outbound, real core", () => {
     graph.failNext(c.number.pnid, pair, pair, pair, pair);
     const attempts = graph.attempts.length;
     const limited = await say("rápido demais");
-    expect(limited.body).toMatchObject({ status: "failed", failReason: "ERR_WABA_RATE_LIMITED" });
+    expect(limited.body).toMatchObject({ status: "failed", failReason: "ERR_WABA_RATE_LIMITED: 131056 (Business Account, Consumer Account) pair rate limit hit" });
     expect(graph.attempts.length - attempts).toBe(4);
   });
 
@@ -128,7 +128,7 @@ describe("WABA outbound, real core", () => {
     graph.failNext(c.number.pnid, { httpStatus: 400, code: 131009, message: "Parameter value is not valid" });
     const attempts = graph.attempts.length;
     const r = await say("parâmetro ruim");
-    expect(r.body).toMatchObject({ status: "failed", failReason: "ERR_WABA_SEND_REFUSED" });
+    expect(r.body).toMatchObject({ status: "failed", failReason: "ERR_WABA_SEND_REFUSED: 131009 Parameter value is not valid" });
     expect(graph.attempts.length - attempts).toBe(1);
   });
 
