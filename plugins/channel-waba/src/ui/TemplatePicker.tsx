@@ -109,8 +109,13 @@ export default function TemplatePicker({ runtime, ticket }: ComposerReplacementP
         showIcon
         icon={<ClockCircleOutlined />}
         data-testid="waba-window-notice"
-        message={t("picker.closedTitle", { hours })}
-        description={when ? t("picker.closedSince", { when, hours }) : t("picker.closedNever", { hours })}
+        style={{ padding: "6px 12px" }}
+        message={
+          <>
+            <strong>{t("picker.closedTitle", { hours })}</strong>
+            <div style={{ fontSize: 12 }}>{when ? t("picker.closedSince", { when, hours }) : t("picker.closedNever", { hours })}</div>
+          </>
+        }
       />
       {failed ? (
         <Alert type="error" message={t("picker.loadFailed")} action={<Button size="small" onClick={() => setAttempt((n) => n + 1)}>{t("picker.retry")}</Button>} />
