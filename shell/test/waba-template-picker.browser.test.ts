@@ -3,7 +3,7 @@
  * against a real core and channel-waba (its Graph API a local fake with Meta's template API):
  * a customer silent for 25 hours cannot get free text, so the composer gives way to the
  * plugin's picker, which says the window closed, lists the connection's approved templates
- * only, previews the chosen one with its variables (the body's {{1}} already the contact's
+ * only (every page of them), previews the chosen one with its variables (the body's {{1}} already the contact's
  * first name), refuses to send it half filled, and sends it: Meta gets the template with its
  * body parameters, the chat shows the filled text, and the picker stays for the next one.
  */
@@ -40,6 +40,8 @@ describe("the template picker in the chat", () => {
 
   it("sends an approved template with its variables filled once the 24-hour window closed", async () => {
     const n = graph.addNumber();
+    // More approved templates than one page holds (100), with the one to send on the second page.
+    for (let i = 1; i <= 105; i++) templates.add(n.wabaId, { name: `aviso_${String(i).padStart(3, "0")}` });
     templates.add(n.wabaId, { name: "pedido_enviado", components: [{ type: "BODY", text: "Olá {{1}}, seu pedido {{2}} saiu para entrega.", example: { body_text: [["Ana", "9876"]] } }] });
     templates.add(n.wabaId, { name: "promo_em_revisao", status: "PENDING", components: [{ type: "BODY", text: "Promoção para {{1}}", example: { body_text: [["Ana"]] } }] });
     const c = await t.api.post("/connections", { name: `waba ${uid()}`, type: "channel-waba", queueId: f.queueIds[0], settings: { phoneNumberId: n.pnid, accessToken: n.token, businessAccountId: n.wabaId, appId: "123456789012345", apiVersion: "v23.0", verifyToken: "verify-me-please-42", appSecret: "0123456789abcdef0123456789abcdef", graphUrl: graph.url } }, f.admin);
@@ -60,11 +62,15 @@ describe("the template picker in the chat", () => {
     expect(await page.locator("[data-testid=window-closed]").count()).toBe(0);
     expect(await page.locator("[data-testid=waba-window-notice]").innerText()).toMatch(/janela de 24 horas/i);
 
-    // Only the approved template is offered.
+    // Every page of approved templates is offered, and only approved ones.
     await page.locator("[data-testid=waba-template-select]").click();
     const options = page.locator(".ant-select-item-option");
     await options.first().waitFor();
-    expect(await options.allInnerTexts()).toEqual(["pedido_enviado (pt_BR)"]);
+    await page.keyboard.type("promo");
+    await poll(() => options.count(), (c) => c === 0, "no option for the pending template");
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type("pedido");
+    await poll(() => options.allInnerTexts(), (x) => x.length === 1 && x[0] === "pedido_enviado (pt_BR)", "the second page's template");
     await options.filter({ hasText: "pedido_enviado" }).click();
 
     // {{1}} is the contact's first name already; {{2}} is asked for, and sending without it is refused here.

@@ -41,7 +41,7 @@ export default function TemplatePicker({ runtime, ticket }: ComposerReplacementP
   const [sending, setSending] = useState(false);
 
   useEffect(() => {
-    if (!ticket.connectionId) return;
+    if (!ticket.connectionId) return void setTemplates([]);
     let alive = true;
     setFailed(false);
     loadApproved(runtime, ticket.connectionId)
