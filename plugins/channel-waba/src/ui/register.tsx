@@ -2,12 +2,14 @@ import { lazy } from "react";
 import { defineUi } from "@openatende/plugin-sdk/ui";
 import { texts } from "./texts";
 import { registerTemplatePicker } from "./register-picker";
+import { registerTemplatesScreen } from "./templates-screen";
 import { DEFAULT_VERSION, validateWaba } from "./validate";
 
 /** The WABA plugin's UI: its part of the connection form. */
 export default defineUi((runtime) => {
   runtime.addTranslations(texts);
   registerTemplatePicker(runtime);
+  registerTemplatesScreen(runtime);
   runtime.registerConnectForm({
     type: "channel-waba",
     component: lazy(() => import("./ConnectForm")),

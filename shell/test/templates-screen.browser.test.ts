@@ -1,0 +1,117 @@
+/**
+ * Settings › Templates (/configuracoes/templates, issue 16 item 3; spec §3–§6 Template) in a
+ * real browser against a real core and channel-waba, Meta's template API a local fake: a PLUS
+ * admin sees the business account's templates, creates one (a missing variable example refused
+ * on its field before anything reaches Meta), sees it PENDING, and sees it turn APPROVED live
+ * when Meta's signed review webhook arrives; deletes another. A FREE tenant meets the notice
+ * naming PLUS instead of the screen.
+ */
+import type { Browser } from "playwright-core";
+import { startCore, createTenant, type TestCore, type TenantFixture } from "@openatende/core/testkit";
+import { acceptTerms, launchBrowser, newPage, notices, poll, screenErrors, screenshot, sessionLogin, waitAttr, waitCount } from "./browser";
+import { FakeGraph } from "../../plugins/channel-waba/test/fake-graph";
+import { FakeTemplates } from "../../plugins/channel-waba/test/fake-graph-templates";
+import { connectWaba, LOOPBACK_FAKES, type WabaConnection } from "../../plugins/channel-waba/test/helpers";
+
+jest.setTimeout(180_000);
+
+describe("the template management screen", () => {
+  let t: TestCore;
+  let f: TenantFixture;
+  let graph: FakeGraph;
+  let fake: FakeTemplates;
+  let waba: WabaConnection;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    graph = await FakeGraph.start();
+    fake = new FakeTemplates(graph);
+    t = await startCore({ env: LOOPBACK_FAKES });
+    f = await createTenant(t, { tier: "PLUS" });
+    await acceptTerms(t, f);
+    waba = await connectWaba(t, f, graph, { name: "WABA Loja" });
+    expect(waba.status).toBe("connected");
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+    await graph?.close();
+  });
+
+  it("lists, creates (refusing a missing example on its field), turns APPROVED live and deletes", async () => {
+    const seeded = fake.add(waba.number.wabaId, { name: "boas_vindas", components: [{ type: "BODY", text: "Olá! Como podemos ajudar?" }] });
+    fake.add(waba.number.wabaId, { name: "promo_antiga", category: "MARKETING", status: "REJECTED", rejected_reason: "PROMOTIONAL" });
+
+    const page = await newPage(browser);
+    await sessionLogin(page, t.url, f.emails.admin, "/configuracoes/templates");
+    await page.waitForSelector("[data-testid=templates-page]", { timeout: 30_000 });
+    // The plugin's tab sits among the settings children.
+    expect(await page.locator("[data-testid=settings-tab-templates]").count()).toBe(1);
+    const row = (name: string) => page.locator(`[data-testid=template-row-${name}]`);
+    await waitAttr(row("boas_vindas").locator("[data-testid=template-status]"), "data-status", "APPROVED", 20_000);
+    expect(await row("boas_vindas").innerText()).toContain(seeded.id);
+    expect(await row("promo_antiga").locator("[data-testid=template-reason]").innerText()).toBe("PROMOTIONAL");
+
+    // A new template whose body has two variables but one example: refused on the examples, nothing sent.
+    await page.click("[data-testid=template-new]");
+    await page.waitForSelector("[data-testid=template-form]");
+    await page.fill("[data-testid=template-name]", "pedido_enviado");
+    await page.fill("[data-testid=template-body]", "Olá {{1}}, seu pedido sai {{2}}.");
+    await page.fill("[data-testid=template-example-body-1]", "Ana");
+    await page.fill("[data-testid=template-footer]", "Loja Teste");
+    await page.click("[data-testid=template-submit]");
+    const exampleError = page.locator("[data-testid='template-error-body.text.example']");
+    await waitCount(exampleError, 1);
+    expect(await exampleError.innerText()).toMatch(/exemplo de cada variável/i);
+    expect(fake.calls.filter((c) => c.method === "POST")).toHaveLength(0);
+    await screenshot(page, "templates-screen-example-missing");
+
+    // Fixed: submitted for review, shown PENDING at the top.
+    await page.fill("[data-testid=template-example-body-2]", "hoje");
+    await waitCount(exampleError, 0);
+    await page.click("[data-testid=template-submit]");
+    await waitCount(page.locator("[data-testid=template-form]"), 0);
+    await waitAttr(row("pedido_enviado").locator("[data-testid=template-status]"), "data-status", "PENDING");
+    const created = fake.templates.find((x) => x.name === "pedido_enviado");
+    expect(created).toMatchObject({ status: "PENDING", language: "pt_BR", category: "UTILITY" });
+    expect(created!.components).toEqual(
+      expect.arrayContaining([
+        { type: "BODY", text: "Olá {{1}}, seu pedido sai {{2}}.", example: { body_text: [["Ana", "hoje"]] } },
+        { type: "FOOTER", text: "Loja Teste" },
+      ]),
+    );
+    expect(await row("pedido_enviado").innerText()).toContain(created!.id);
+
+    // Meta approves it: the signed webhook reaches the core and the row changes without a reload.
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+    expect((await fake.statusWebhook(waba.webhook, waba.appSecret, created!, "APPROVED")).status).toBe(200);
+    await waitAttr(row("pedido_enviado").locator("[data-testid=template-status]"), "data-status", "APPROVED", 20_000);
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    expect(await row("pedido_enviado").locator("[data-testid=template-status]").innerText()).toBe("Aprovado");
+
+    // Delete the rejected one (after confirming): gone here and at Meta.
+    await row("promo_antiga").locator("[data-testid=template-delete]").click();
+    await page.click("[data-testid=template-delete-ok]");
+    await waitCount(row("promo_antiga"), 0);
+    expect(fake.templates.some((x) => x.name === "promo_antiga")).toBe(false);
+    expect(fake.calls.some((c) => c.method === "DELETE" && c.query.name === "promo_antiga")).toBe(true);
+
+    // Refresh reads Meta again: the same three less one.
+    await page.click("[data-testid=templates-refresh]");
+    await waitCount(page.locator("[data-testid^=template-row-]"), 2);
+    await page.waitForTimeout(400);
+    await screenshot(page, "templates-screen");
+    expect(screenErrors(page)).toEqual([]);
+  });
+
+  it("is PLUS: a FREE tenant's admin gets the notice naming PLUS instead of the screen", async () => {
+    const free = await createTenant(t, { tier: "FREE" });
+    await acceptTerms(t, free);
+    const page = await newPage(browser);
+    await sessionLogin(page, t.url, free.emails.admin, "/configuracoes/templates");
+    await poll(() => notices(page), (n) => n.some((x) => x.kind === "warning" && /PLUS/.test(x.detail ?? "")), "the licence notice naming PLUS", 20_000);
+    await poll(() => Promise.resolve(page.url()), (u) => u.endsWith("#/home"), "the way back to /home");
+    expect(await page.locator("[data-testid=templates-page]").count()).toBe(0);
+  });
+});
