@@ -1,8 +1,8 @@
 /**
  * The 24-hour window of the WhatsApp Cloud API (Step 11 item 2) in a real browser against a
  * real core and channel-waba (its Graph API a local fake): a customer who last wrote 25 hours
- * ago cannot be answered with free text — the chat says the window closed instead of showing
- * the composer — and once they write again the composer is back, live. A linked-device-like
+ * ago cannot be answered with free text — the composer gives way to the plugin's template
+ * picker, which says the window closed — and once they write again the composer is back, live. A linked-device-like
  * channel without a window (web chat) keeps its composer whatever the age of the last message.
  */
 import type { Browser } from "playwright-core";
@@ -60,15 +60,16 @@ describe("the customer-service window in the chat", () => {
 
     const page = await newPage(browser);
     await sessionLogin(page, t.url, f.emails.agent, `/atendimento/${ticketId}`);
-    await page.waitForSelector("[data-testid=window-closed]", { timeout: 30_000 });
+    // channel-waba's template picker takes the composer's place (the shell's own notice, data-testid=window-closed, is for channels without one).
+    await page.waitForSelector("[data-testid=composer-replacement-channel-waba-template-picker]", { timeout: 30_000 });
     expect(await page.locator("[data-testid=composer]").count()).toBe(0);
-    expect(await page.locator("[data-testid=window-closed]").innerText()).toMatch(/janela de 24 horas/i);
+    expect(await page.locator("[data-testid=composer-replacement-channel-waba-template-picker]").innerText()).toMatch(/janela de 24 horas/i);
     await screenshot(page, "service-window-closed");
 
     // The customer writes again: the window opens, live, and the composer is back.
     await inbound(waba, customer, Date.now(), "Alguém aí?");
     await page.waitForSelector("[data-testid=composer]", { timeout: 30_000 });
-    expect(await page.locator("[data-testid=window-closed]").count()).toBe(0);
+    expect(await page.locator("[data-testid=composer-replacement-channel-waba-template-picker]").count()).toBe(0);
     // (The admin asks: the browser's login ended the agent's API session, one session per user.)
     expect((await t.api.get(`/tickets/${ticketId}`, f.admin)).body.serviceWindow).toMatchObject({ hours: 24, open: true });
     await screenshot(page, "service-window-open-again");
@@ -80,7 +81,7 @@ describe("the customer-service window in the chat", () => {
     expect((await t.api.get(`/tickets/${old}`, f.admin)).body.serviceWindow).toBeUndefined();
     await page.goto(`${t.url}/#/atendimento/${old}`);
     await poll(() => page.locator(`[data-testid=chat-pane][data-ticket-id="${old}"] [data-testid=composer]`).count(), (c) => c === 1, "the web chat's composer");
-    expect(await page.locator("[data-testid=window-closed]").count()).toBe(0);
+    expect(await page.locator("[data-testid=composer-replacement-channel-waba-template-picker]").count()).toBe(0);
     expect(screenErrors(page)).toEqual([]);
   });
 });
