@@ -89,6 +89,18 @@ describe("the template management screen", () => {
     await waitAttr(row("pedido_enviado").locator("[data-testid=template-status]"), "data-status", "APPROVED", 20_000);
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     expect(await row("pedido_enviado").locator("[data-testid=template-status]").innerText()).toBe("Aprovado");
+    await page.waitForTimeout(400);
+    await screenshot(page, "templates-screen");
+
+    // Meta's own refusal (that name and language exist already) is said in the form, which stays open.
+    await page.click("[data-testid=template-new]");
+    await page.fill("[data-testid=template-name]", "boas_vindas");
+    await page.fill("[data-testid=template-body]", "Olá de novo!");
+    await page.click("[data-testid=template-submit]");
+    await waitCount(page.locator("[data-testid=template-api-error]"), 1);
+    expect(await page.locator("[data-testid=template-api-error]").innerText()).toMatch(/recusado pela Meta/i);
+    await page.locator(".ant-modal-close").click();
+    await waitCount(page.locator("[data-testid=template-form]"), 0);
 
     // Delete the rejected one (after confirming): gone here and at Meta.
     await row("promo_antiga").locator("[data-testid=template-delete]").click();
@@ -100,8 +112,29 @@ describe("the template management screen", () => {
     // Refresh reads Meta again: the same three less one.
     await page.click("[data-testid=templates-refresh]");
     await waitCount(page.locator("[data-testid^=template-row-]"), 2);
-    await page.waitForTimeout(400);
-    await screenshot(page, "templates-screen");
+    expect(screenErrors(page)).toEqual([]);
+  });
+
+  it("pages a large account with Load more, for the connection chosen among several", async () => {
+    const g = await createTenant(t, { tier: "PLUS" });
+    await acceptTerms(t, g);
+    const head = await connectWaba(t, g, graph, { name: "WABA Centro" });
+    const second = await connectWaba(t, g, graph, { name: "WABA Zona Sul" });
+    fake.add(head.number.wabaId, { name: "matriz_ola" });
+    for (let i = 0; i < 27; i++) fake.add(second.number.wabaId, { name: `filial_${String(i).padStart(2, "0")}` });
+    const page = await newPage(browser);
+    await sessionLogin(page, t.url, g.emails.admin, "/configuracoes/templates");
+    await page.waitForSelector("[data-testid=templates-connection]", { timeout: 30_000 });
+    // The first connected one (by name) opens; the other is chosen in the selector.
+    await waitCount(page.locator("[data-testid=template-row-matriz_ola]"), 1, 20_000);
+    await page.click("[data-testid=templates-connection]");
+    await page.click(".ant-select-item-option[title='WABA Zona Sul']");
+    const rows = page.locator("[data-testid^=template-row-filial_]");
+    await waitCount(rows, 25, 20_000);
+    expect(await page.locator("[data-testid=template-row-matriz_ola]").count()).toBe(0);
+    await page.click("[data-testid=templates-more]");
+    await waitCount(rows, 27);
+    await waitCount(page.locator("[data-testid=templates-more]"), 0);
     expect(screenErrors(page)).toEqual([]);
   });
 
