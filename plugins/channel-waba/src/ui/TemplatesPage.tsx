@@ -106,8 +106,12 @@ export default function TemplatesPage() {
       okButtonProps: { danger: true, "data-testid": "template-delete-ok" },
       cancelText: t("cancel"),
       onOk: async () => {
-        await runtime.api.delete("/templates", { query: { connectionId, name: row.name, ...(row.id ? { id: row.id } : {}) }, successNotice: true });
-        setRows((old) => old.filter((r) => keyOf(r) !== keyOf(row)));
+        try {
+          await runtime.api.delete("/templates", { query: { connectionId, name: row.name, ...(row.id ? { id: row.id } : {}) }, successNotice: true });
+          setRows((old) => old.filter((r) => keyOf(r) !== keyOf(row)));
+        } catch {
+          // The shell's notice says why; the row stays.
+        }
       },
     });
   };
