@@ -26,6 +26,9 @@ import {
 import { DefinedPlugin, isDefinedPlugin, pluginServiceName } from "../define-plugin";
 import { callChannel } from "../helpers";
 import { createFakeCore, FakeCore } from "./fake-core";
+import { sampleMessage } from "./samples";
+
+export { sampleMessage };
 import { PluginContext, PluginContextInput, withPluginContext } from "../plugin-context";
 
 export class ConformanceError extends Error {
@@ -101,10 +104,6 @@ export interface ConformanceHarness {
 }
 
 const DEFAULT_REF: ConnectionRef = { tenantId: 101, connectionId: 7 };
-const DEFAULT_MEDIA: MediaRef = { url: "http://127.0.0.1:9/conformance.png", mimeType: "image/png", fileName: "conformance.png", size: 68 };
-/** A 512x512 fully transparent lossless WebP: the sticker the kit sends by default. */
-const STICKER_WEBP = "UklGRiwAAABXRUJQVlA4TB8AAAAv/8F/EAcQEREQCCT7e89QRP8z/vOf//znP//5z/8BAA==";
-const DEFAULT_STICKER: MediaRef = { data: STICKER_WEBP, mimeType: "image/webp", fileName: "conformance.webp", size: 52 };
 /** Send order: kinds that produce a target first, then the kinds that point at one. */
 export const SEND_ORDER: readonly ChannelCapability[] = ["text", "media", "sticker", "template", "reaction", "edit", "delete"];
 /** 2001-09-09 in ms: a smaller timestamp is almost surely in seconds. */
@@ -257,26 +256,6 @@ export async function checkConnect(h: ConformanceHarness): Promise<void> {
 
 export async function checkStatus(h: ConformanceHarness): Promise<void> {
   expectStatusResult("status", await attempt("status", () => callChannel(h.broker, h.service, "status", { ...h.ref })));
-}
-
-/** A well-formed message of each kind; reaction/edit/delete point at an earlier send. */
-export function sampleMessage(kind: ChannelCapability, target: string, media: MediaRef = DEFAULT_MEDIA, sticker: MediaRef = DEFAULT_STICKER): OutboundMessage {
-  switch (kind) {
-    case "text":
-      return { kind, body: "conformance: text" };
-    case "media":
-      return { kind, body: "conformance: media", media };
-    case "sticker":
-      return { kind, media: sticker };
-    case "template":
-      return { kind, name: "conformance", language: "en", parameters: ["x"] };
-    case "reaction":
-      return { kind, targetProviderId: target, emoji: "👍" };
-    case "edit":
-      return { kind, targetProviderId: target, body: "conformance: edited" };
-    case "delete":
-      return { kind, targetProviderId: target };
-  }
 }
 
 /** send of a declared kind answers { providerMessageId, timestamp } (ms). */
