@@ -7,6 +7,7 @@ export * from "./chatbot-contract";
 export * from "./manifest";
 export * from "./define-plugin";
 export * from "./helpers";
+export * from "./contract-actions";
 export * from "./host-contract";
 export * from "./plugin-context";
 export * from "./media-transfer";

@@ -10,21 +10,13 @@ import { Errors } from "moleculer";
 import type { Context } from "moleculer";
 import {
   call,
-  channelActionParams,
-  checkOutbound,
   definePlugin,
   pluginContext,
   rateLimit,
   resolveToken,
   type ChannelCapability,
-  type ConnectParams,
-  type ConnectionRef,
   type ResolvedToken,
-  type SendParams,
-  type SendResult,
-  type StatusResult,
-  type TestParams,
-  type TestResult,
+  channelContractActions,
 } from "@openatende/plugin-sdk";
 import { HubChannel, webhookPath } from "./channel";
 import { HubError } from "./client";
@@ -88,38 +80,7 @@ export const hubChannelPlugin = definePlugin({
     },
     actions: {
       // --- the channel contract -------------------------------------------------------------
-      connect: {
-        params: channelActionParams.connect,
-        handler(this: any, ctx: Ctx<ConnectParams>): Promise<StatusResult> {
-          return channelOf(this).connect(ctx.params, ctx);
-        },
-      },
-      disconnect: {
-        params: channelActionParams.disconnect,
-        handler(this: any, ctx: Ctx<ConnectionRef>): Promise<StatusResult> {
-          return channelOf(this).disconnect({ tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId }, ctx);
-        },
-      },
-      status: {
-        params: channelActionParams.status,
-        handler(this: any, ctx: Ctx<ConnectionRef>): StatusResult {
-          return channelOf(this).status(ctx.params);
-        },
-      },
-      send: {
-        params: channelActionParams.send,
-        handler(this: any, ctx: Ctx<SendParams>): Promise<SendResult> {
-          const { tenantId, connectionId, to, message, messageId } = ctx.params;
-          checkOutbound(CAPABILITIES, message);
-          return channelOf(this).send({ tenantId, connectionId }, to.externalId, message, messageId);
-        },
-      },
-      test: {
-        params: channelActionParams.test,
-        handler(this: any, ctx: Ctx<TestParams>): Promise<TestResult> {
-          return channelOf(this).test(ctx.params.settings);
-        },
-      },
+      ...channelContractActions((svc) => channelOf(svc), CAPABILITIES),
 
       // --- the hub's webhook (public; the connection's secret in the path) ----------------------
       webhook: {

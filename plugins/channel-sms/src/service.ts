@@ -10,21 +10,13 @@ import type { Context } from "moleculer";
 import { Errors } from "moleculer";
 import {
   call,
-  channelActionParams,
-  checkOutbound,
   definePlugin,
   pluginContext,
   rateLimit,
   resolveToken,
   type ChannelCapability,
-  type ConnectParams,
-  type ConnectionRef,
   type ResolvedToken,
-  type SendParams,
-  type SendResult,
-  type StatusResult,
-  type TestParams,
-  type TestResult,
+  channelContractActions,
 } from "@openatende/plugin-sdk";
 import { SmsChannel } from "./channel";
 import { connectionNotFound } from "./errors";
@@ -84,38 +76,7 @@ export const smsChannelPlugin = definePlugin({
     },
     actions: {
       // --- the channel contract -------------------------------------------------------------
-      connect: {
-        params: channelActionParams.connect,
-        handler(this: any, ctx: Ctx<ConnectParams>): Promise<StatusResult> {
-          return channelOf(this).connect(ctx.params, ctx);
-        },
-      },
-      disconnect: {
-        params: channelActionParams.disconnect,
-        handler(this: any, ctx: Ctx<ConnectionRef>): Promise<StatusResult> {
-          return channelOf(this).disconnect({ tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId }, ctx);
-        },
-      },
-      status: {
-        params: channelActionParams.status,
-        handler(this: any, ctx: Ctx<ConnectionRef>): StatusResult {
-          return channelOf(this).status(ctx.params);
-        },
-      },
-      send: {
-        params: channelActionParams.send,
-        handler(this: any, ctx: Ctx<SendParams>): Promise<SendResult> {
-          const { tenantId, connectionId, to, message, messageId } = ctx.params;
-          checkOutbound(CAPABILITIES, message);
-          return channelOf(this).send({ tenantId, connectionId }, to.externalId, message, messageId);
-        },
-      },
-      test: {
-        params: channelActionParams.test,
-        handler(this: any, ctx: Ctx<TestParams>): Promise<TestResult> {
-          return channelOf(this).test(ctx.params.settings);
-        },
-      },
+      ...channelContractActions((svc) => channelOf(svc), CAPABILITIES),
 
       // --- the provider's callbacks (public, keyed by the connection token and its secret) ------
       webhook: {

@@ -10,7 +10,6 @@ import { Errors } from "moleculer";
 import type { Context } from "moleculer";
 import {
   channelActionParams,
-  checkOutbound,
   definePlugin,
   pluginContext,
   rateLimit,
@@ -21,11 +20,9 @@ import {
   type MarkReadParams,
   type MarkReadResult,
   type ResolvedToken,
-  type SendParams,
   type SendResult,
   type StatusResult,
-  type TestParams,
-  type TestResult,
+  channelContractActions,
 } from "@openatende/plugin-sdk";
 import { WabaChannel } from "./channel";
 import { CREDENTIALS_DETAIL } from "./failures";
@@ -106,6 +103,8 @@ export const wabaChannelPlugin = definePlugin({
     },
     actions: {
       // --- the channel contract -------------------------------------------------------------
+      ...channelContractActions((svc) => channelOf(svc), CAPABILITIES),
+      // Connecting also takes up the webhook changes accepted before a crash or restart.
       connect: {
         params: channelActionParams.connect,
         async handler(this: any, ctx: Ctx<ConnectParams>): Promise<StatusResult> {
@@ -115,32 +114,6 @@ export const wabaChannelPlugin = definePlugin({
             .recover({ tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId })
             .catch((err: Error) => this.logger.warn(`connection ${ctx.params.connectionId}: held webhook changes not taken up: ${err.message}`));
           return res;
-        },
-      },
-      disconnect: {
-        params: channelActionParams.disconnect,
-        handler(this: any, ctx: Ctx<ConnectionRef>): Promise<StatusResult> {
-          return channelOf(this).disconnect({ tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId }, ctx);
-        },
-      },
-      status: {
-        params: channelActionParams.status,
-        handler(this: any, ctx: Ctx<ConnectionRef>): StatusResult {
-          return channelOf(this).status(ctx.params);
-        },
-      },
-      send: {
-        params: channelActionParams.send,
-        handler(this: any, ctx: Ctx<SendParams>): Promise<SendResult> {
-          const { tenantId, connectionId, to, message, messageId } = ctx.params;
-          checkOutbound(CAPABILITIES, message);
-          return channelOf(this).send({ tenantId, connectionId }, to.externalId, message, messageId);
-        },
-      },
-      test: {
-        params: channelActionParams.test,
-        handler(this: any, ctx: Ctx<TestParams>): Promise<TestResult> {
-          return channelOf(this).test(ctx.params.settings);
         },
       },
       /** Read receipts (platform.channel.receipts): best effort, never an error for the core. */
