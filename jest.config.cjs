@@ -7,7 +7,7 @@ const { testMatch } = require("./config/jest/projects.cjs");
  * `browser` (Playwright in Debian's Chromium, against the built UI) check first that MariaDB
  * and Redis answer. `npm test` runs all three; `npx jest --selectProjects unit` one of them.
  */
-const roots = ["config", "contracts", "scripts", "core", "plugin-sdk", "plugins", "marketplace", "shell"].map((r) => `<rootDir>/${r}`);
+const roots = ["config", "contracts", "scripts", "core", "plugin-sdk", "libs", "plugins", "marketplace", "shell"].map((r) => `<rootDir>/${r}`);
 
 function project(name, extra = {}) {
   return {

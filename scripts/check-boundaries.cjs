@@ -8,8 +8,12 @@
  *
  *   plugin-import     A plugin's source (plugins/<id>/src, tests excepted) imports only its own
  *                     package, the SDK (@openatende/plugin-sdk…), the contracts
- *                     (@openatende/contracts/…), node's modules and npm packages; never core,
- *                     config, the marketplace, the shell or another plugin, by name or by path.
+ *                     (@openatende/contracts/…), a shared library (libs/<name>), node's modules
+ *                     and npm packages; never core, config, the marketplace, the shell or
+ *                     another plugin, by name or by path. A library's source (libs/<name>/src)
+ *                     keeps the same rule (it may use another library, never a plugin): it is
+ *                     how two plugins share one implementation (channel-waba and channel-360)
+ *                     without one reaching into the other; the plugin's pack bundles it.
  *   sdk-import        The same for the SDK's and the contracts' sources: they stand alone (the
  *                     SDK may import contracts; contracts import nothing but themselves).
  *   core-internal     The marketplace and the shell never import core's files
@@ -44,7 +48,7 @@ const { builtinModules } = require("node:module");
 const MAX_LINES = 400;
 
 /** Workspace folders → package names (read from their package.json when present). */
-const WORKSPACES = ["config", "contracts", "plugin-sdk", "core", "marketplace", "shell", "plugins/*"];
+const WORKSPACES = ["config", "contracts", "plugin-sdk", "core", "marketplace", "shell", "libs/*", "plugins/*"];
 
 /** Folders of core/src every file may import in full (infrastructure, not a domain). */
 const SHARED = ["db", "lib", "errors", "bus", "middlewares"];
@@ -241,7 +245,7 @@ function check(root) {
     if (!test && !generated && text.split("\n").length - (text.endsWith("\n") ? 1 : 0) > MAX_LINES) add("size", rel, 0, "");
     if (!SOURCE_EXT.test(rel) || !pkg) continue;
     const code = stripComments(text);
-    const inPlugin = pkg.dir.startsWith("plugins/") && rel.startsWith(`${pkg.dir}/src/`);
+    const inPlugin = (pkg.dir.startsWith("plugins/") || pkg.dir.startsWith("libs/")) && rel.startsWith(`${pkg.dir}/src/`);
     const inSdk = (pkg === sdk || pkg === contracts) && rel.startsWith(`${pkg.dir}/src/`);
     const unit = pkg === core ? coreUnit(rel) : null;
 
@@ -262,7 +266,8 @@ function check(root) {
       // npm: neither a workspace package nor a path. stray: a path that leaves every package.
       const npm = !target && targetRel === null;
       const stray = !target && targetRel !== null;
-      if (inPlugin && !test && !(npm || target === pkg || target === sdk || target === contracts)) add("plugin-import", rel, imp.line, spec);
+      const library = target && target.dir.startsWith("libs/");
+      if (inPlugin && !test && !(npm || library || target === pkg || target === sdk || target === contracts)) add("plugin-import", rel, imp.line, spec);
       if (inSdk && !test) {
         const ok = target === pkg || (pkg === sdk && (npm || target === contracts));
         if (!ok || stray) add("sdk-import", rel, imp.line, spec);

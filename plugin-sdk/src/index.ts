@@ -23,3 +23,4 @@ export * from "./plugin-error";
 export * from "./url-policy";
 export * from "./url-policy-fetch";
 export * from "./url-policy-agent";
+export * from "./webhook-security";
