@@ -46,6 +46,8 @@ export interface MessageRow {
   media: (StoredFile & { url?: string }) | null;
   status: MessageStatus;
   failReason: string | null;
+  /** A plugin send's idempotency key, `<plugin id>:<key>` (migration 0020); null otherwise. */
+  idempotencyKey?: string | null;
   quotedMsgId: number | null;
   reactions: Reaction[];
   participant: Participant | null;
@@ -60,7 +62,7 @@ export interface MessageRow {
 
 export class Message extends Model<MessageRow, Partial<MessageRow>> {}
 
-/** The messages service's table (migrations 0007, 0014). */
+/** The messages service's table (migrations 0007, 0014, 0020). */
 export function defineMessage(sequelize: Sequelize): typeof Message {
   if (!sequelize.models.Message) {
     Message.init(
@@ -78,6 +80,7 @@ export function defineMessage(sequelize: Sequelize): typeof Message {
         media: jsonColumn<StoredFile | null>("media", null),
         status: { type: DataTypes.STRING(12), allowNull: false },
         failReason: { type: DataTypes.STRING(255), allowNull: true },
+        idempotencyKey: { type: DataTypes.STRING(191), allowNull: true },
         quotedMsgId: { type: DataTypes.BIGINT, allowNull: true },
         reactions: jsonColumn<Reaction[]>("reactions", []),
         participant: jsonColumn<Participant | null>("participant", null),

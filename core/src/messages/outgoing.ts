@@ -27,7 +27,16 @@ export interface OutgoingContent {
   quoted?: MessageRow | null;
   sticker?: boolean;
   template?: { name: string; language: string; components?: TemplateSendComponents };
+  /** A plugin send's key, `<plugin id>:<key>` (platform.ts): the same key twice makes one message. */
+  idempotencyKey?: string;
 }
+
+/**
+ * How long a keyed message may stay pending, not waiting in the outbox, before a send with its
+ * key hands it over again: longer than any live hand-over takes (the channel call's timeout),
+ * so only a send cut short between record and hand-over (a crash, a restart) is resumed.
+ */
+export const STALE_KEYED_SEND_MS = 2 * 60_000;
 
 export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: () => Service["logger"]) {
   /** The connection's channel service, while the tenant may use its plugin (ERR_CONNECTION_INACTIVE otherwise). */
@@ -197,22 +206,29 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
   /** Records an outgoing message, hands it to the channel, and records the outcome either way. */
   async function sendOne(ctx: Ctx, ticket: TicketRow, o: OutgoingContent & { forwarded?: boolean }): Promise<ReturnType<typeof view>> {
     const now = Date.now();
-    const row = await model.create({
-      tenantId: ticket.tenantId,
-      ticketId: ticket.id,
-      contactId: ticket.contactId,
-      connectionId: ticket.connectionId,
-      fromMe: true,
-      userId: ctx.meta.user?.id ?? null,
-      body: o.body || null,
-      mediaType: o.sticker ? "sticker" : o.media ? mediaTypeOf(o.media.mimeType) : null,
-      media: o.media ?? null,
-      status: "pending",
-      quotedMsgId: o.quoted?.id ?? null,
-      isForwarded: !!o.forwarded,
-      read: true,
-      providerTs: now,
-    });
+    const row = await model
+      .create({
+        tenantId: ticket.tenantId,
+        ticketId: ticket.id,
+        contactId: ticket.contactId,
+        connectionId: ticket.connectionId,
+        fromMe: true,
+        userId: ctx.meta.user?.id ?? null,
+        body: o.body || null,
+        mediaType: o.sticker ? "sticker" : o.media ? mediaTypeOf(o.media.mimeType) : null,
+        media: o.media ?? null,
+        status: "pending",
+        quotedMsgId: o.quoted?.id ?? null,
+        isForwarded: !!o.forwarded,
+        read: true,
+        providerTs: now,
+        idempotencyKey: o.idempotencyKey ?? null,
+      })
+      .catch((err: unknown) => {
+        if (o.idempotencyKey && err instanceof UniqueConstraintError) return null;
+        throw err;
+      });
+    if (!row) return sentBefore(ctx, ticket, o);
     await emit(ctx, ticket, "create", view(row));
     let patch: Partial<MessageRow> | null;
     try {
@@ -225,6 +241,32 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
     if (patch) await recordSend(ctx, row, patch);
     await call(ctx, "tickets.touch", { tenantId: ticket.tenantId, ticketId: ticket.id, body: o.body || o.media?.fileName || "", timestamp: now, incoming: false });
     const v = view(row);
+    await emit(ctx, ticket, "update", v);
+    return v;
+  }
+
+  /**
+   * A keyed send whose key already made a message: that message is the answer, and nothing new
+   * is sent. One case goes on: the first send was recorded and then cut short before its
+   * hand-over (it stays pending, nothing waits for it in the outbox, and it is older than a
+   * live hand-over could be); it is handed over now with the same message id, which is the id
+   * a channel dedupes its sends on (plugins/README.md, "Sends may come twice").
+   */
+  async function sentBefore(ctx: Ctx, ticket: TicketRow, o: OutgoingContent): Promise<ReturnType<typeof view>> {
+    const first = await model.findOne({ where: { tenantId: ticket.tenantId, idempotencyKey: o.idempotencyKey! } });
+    if (!first) throw new AppError("ERR_MESSAGE_NOT_FOUND", { idempotencyKey: o.idempotencyKey });
+    const m = first.get({ plain: true }) as MessageRow;
+    const stale = m.status === "pending" && Date.now() - new Date(m.createdAt).getTime() > STALE_KEYED_SEND_MS;
+    if (!stale || m.ticketId !== ticket.id || !m.connectionId || (await call(ctx, "outbox.waits", { connectionId: m.connectionId, messageId: m.id }))) return view(first);
+    logger().info(`message ${m.id}: its keyed send was cut short before the hand-over; handing it over again`);
+    let patch: Partial<MessageRow> | null;
+    try {
+      patch = await handOver(ctx, ticket, m.id, o);
+    } catch (err) {
+      patch = { status: "failed", failReason: String(failReasonOf(err)).slice(0, 255) };
+    }
+    if (patch) await recordSend(ctx, first, patch);
+    const v = view(first);
     await emit(ctx, ticket, "update", v);
     return v;
   }
