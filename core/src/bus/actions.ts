@@ -14,6 +14,7 @@ import type { LicenceActions, LicenceEvents } from "../licence/contract";
 import type { MailerActions } from "../mailer/contract";
 import type { MessagesActions, MessagesEvents } from "../messages/contract";
 import type { OutboxActions } from "../channels/outbox-contract";
+import type { TemplatesActions } from "../channels/templates-contract";
 import type { PluginsActions } from "../plugins/contract";
 import type { QueuesActions, QueuesEvents } from "../queues/contract";
 import type { RealtimeActions, RealtimeEvents } from "../realtime/contract";
@@ -44,6 +45,7 @@ export interface CoreActions
     SchedulerActions,
     SettingsActions,
     TagsActions,
+    TemplatesActions,
     TenantsActions,
     TicketsActions,
     UsersActions {}

@@ -21,12 +21,30 @@ import type { Ctx } from "../types";
 import { call, defineService } from "../bus/call";
 
 const connectionId = { type: "number", integer: true, positive: true, convert: true };
+const listParams = {
+  connectionId,
+  after: { type: "string", optional: true, min: 1, max: 512 },
+  status: { type: "enum", values: ["PENDING", "APPROVED", "REJECTED", "PAUSED", "DISABLED", "IN_APPEAL"], optional: true },
+  limit: { type: "number", integer: true, min: 1, max: 100, optional: true, convert: true },
+};
+type ListParams = { connectionId: number; after?: string; status?: TemplateStatus; limit?: number };
+
+/** A page of the connection's templates, from its channel plugin (contract 1.3 templatesList). */
+function listOf(ctx: Ctx, service: string, tenantId: number, p: ListParams) {
+  const { connectionId: id, after, status, limit } = p;
+  return callChannel(ctx, service, "templatesList", { tenantId, connectionId: id, ...(after ? { after } : {}), ...(status ? { status } : {}), ...(limit ? { limit } : {}) });
+}
 
 export function createTemplatesService(_deps: CoreDeps): ServiceSchema {
-  /** The channel service of the tenant's connection, when its channel has templates. */
+  /** The channel service of the caller's tenant's connection, when its channel has templates. */
   async function channelOf(ctx: Ctx, id: number): Promise<{ service: string; tenantId: number }> {
     const tenantId = ctx.meta.user?.tenantId;
     if (!tenantId) throw new AppError("ERR_SESSION_REQUIRED");
+    return channelOfTenant(ctx, tenantId, id);
+  }
+
+  /** The same for a tenant named by the core API of plugins (core/src/platform), which checked the plugin acts for it. */
+  async function channelOfTenant(ctx: Ctx, tenantId: number, id: number): Promise<{ service: string; tenantId: number }> {
     const c = await call(ctx, "connections.getInternal", { id });
     if (!c || c.tenantId !== tenantId) throw new AppError("ERR_CONNECTION_NOT_FOUND", { field: "connectionId" });
     const plugin = await call(ctx, "plugins.channelFor", { type: c.type, tenantId, major: c.pluginMajor ?? undefined }).catch(() => null);
@@ -41,16 +59,19 @@ export function createTemplatesService(_deps: CoreDeps): ServiceSchema {
       list: {
         rest: "GET /templates",
         access: "user",
-        params: {
-          connectionId,
-          after: { type: "string", optional: true, min: 1, max: 512 },
-          status: { type: "enum", values: ["PENDING", "APPROVED", "REJECTED", "PAUSED", "DISABLED", "IN_APPEAL"], optional: true },
-          limit: { type: "number", integer: true, min: 1, max: 100, optional: true, convert: true },
-        },
-        async handler(ctx: Ctx<{ connectionId: number; after?: string; status?: TemplateStatus; limit?: number }>) {
+        params: listParams,
+        async handler(ctx: Ctx<ListParams>) {
           const { service, tenantId } = await channelOf(ctx, ctx.params.connectionId);
-          const { after, status, limit } = ctx.params;
-          return callChannel(ctx, service, "templatesList", { tenantId, connectionId: ctx.params.connectionId, ...(after ? { after } : {}), ...(status ? { status } : {}), ...(limit ? { limit } : {}) });
+          return listOf(ctx, service, tenantId, ctx.params);
+        },
+      },
+      /** templates.listFor: the same page for a plugin (platform.templates.list), for the tenant it names. */
+      listFor: {
+        visibility: "public",
+        params: { tenantId: { type: "number", integer: true, positive: true }, ...listParams },
+        async handler(ctx: Ctx<ListParams & { tenantId: number }>) {
+          const { service, tenantId } = await channelOfTenant(ctx, ctx.params.tenantId, ctx.params.connectionId);
+          return listOf(ctx, service, tenantId, ctx.params);
         },
       },
       create: {

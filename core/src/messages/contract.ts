@@ -1,8 +1,18 @@
-import type { AckStatus, InboundMessage, MessageChange } from "@openatende/plugin-sdk";
+import type { AckStatus, InboundMessage, MessageChange, TemplateSendComponents } from "@openatende/plugin-sdk";
 import type { StoredFile } from "../files/store";
 import type { MessageView } from "./model";
+export type { MessageView };
 
 /** Actions of the messages service other services call. */
+/** What a plugin's send carries (messages/platform.ts): text, a stored file, or an approved template; an idempotency key. */
+export interface PlatformSendParams {
+  body: string;
+  media?: { path: string; mimeType: string; fileName: string };
+  template?: { name: string; language: string; components?: TemplateSendComponents };
+  /** `<plugin id>:<key>`: the same key twice makes one message. */
+  idempotencyKey?: string;
+}
+
 export interface MessagesActions {
   /** The outcome of a message that waited in the outbox: recorded and shown (null: the message is gone). */
   "messages.settle": {
@@ -30,7 +40,9 @@ export interface MessagesActions {
   /** A plugin's text through the ticket's connection, the way an agent's goes, with no user. */
   /** `afterClose` (internal, the automation's farewell and closing texts): a ticket closed in the last minutes takes it too. */
   /** `media`: a file of the tenant's (platform.files.upload), `body` its caption (may then be empty). */
-  "messages.platformSend": { params: { tenantId: number; ticketId: number; body: string; afterClose?: boolean; media?: { path: string; mimeType: string; fileName: string } }; result: MessageView };
+  "messages.platformSend": { params: { tenantId: number; ticketId: number; afterClose?: boolean } & PlatformSendParams; result: MessageView };
+  /** To a contact on a connection: its active ticket there, or one opened (pending) or, with `ticket: "closed"`, its newest closed one. */
+  "messages.platformSendTo": { params: { tenantId: number; contactId: number; connectionId: number; ticket?: "active" | "closed" } & PlatformSendParams; result: MessageView };
 }
 
 export interface MessagesEvents {

@@ -7,12 +7,30 @@ import type { Ctx } from "../types";
 import { call } from "../bus/call";
 import { view, type defineMessage } from "./model";
 import type { outgoingMessages } from "./outgoing";
-import type { MessagesActions } from "./contract";
+import type { MessagesActions, MessageView, PlatformSendParams as SendParams } from "./contract";
+import type { TicketRow } from "../tickets/model";
+import { LANGUAGE, templateComponentsRule } from "./template-send";
 
 type Actions = NonNullable<ServiceSchema["actions"]>;
 /** How long after its close a ticket still takes the automation's closing texts (by the machine's clock, which wrote closedAt). */
 const JUST_CLOSED_MS = 10 * 60_000;
 const id = { type: "number", integer: true, positive: true };
+
+/** What every send of a plugin may carry, on top of where it goes. */
+const sendParams = {
+  body: { type: "string", max: 65536 },
+  // A file of platform.files.upload (storedOf checks it is the tenant's); body is then its caption.
+  media: { type: "object", optional: true, props: { path: { type: "string", min: 1, max: 500 }, mimeType: { type: "string", min: 3, max: 120 }, fileName: { type: "string", min: 1, max: 255 } } },
+  // An approved template (contract 1.3); body is its text as the chat shows it.
+  template: {
+    type: "object",
+    optional: true,
+    strict: "remove",
+    props: { name: { type: "string", min: 1, max: 512, pattern: /^[a-z0-9_]+$/ }, language: { type: "string", min: 2, max: 15 }, components: templateComponentsRule },
+  },
+  // `<plugin id>:<key>`, made by the platform service from the plugin's own key.
+  idempotencyKey: { type: "string", optional: true, min: 3, max: 191 },
+};
 
 /**
  * What the core API of plugins (core/src/platform) asks of messages: a page of a ticket's
@@ -53,6 +71,29 @@ export function platformMessageActions(model: ReturnType<typeof defineMessage>, 
     }
   }
 
+  /**
+   * The send itself, as the plugin (no agent: no user on the message, no signature). A
+   * connection whose plugin the tenant may not use now takes nothing, as for an agent. A
+   * template goes only to a channel that sends them. The key (`<plugin id>:<key>`, made by the
+   * platform service) makes a retried send answer the first message (outgoing.ts sentBefore).
+   */
+  async function sendAsPlugin(ctx: Ctx, ticket: TicketRow, p: SendParams): Promise<MessageView> {
+    const body = p.body.trim();
+    if (!body && !p.media) throw new AppError("ERR_REQUIRED_BODY", { field: "body" });
+    if (p.template && !LANGUAGE.test(p.template.language)) throw new AppError("ERR_VALIDATION", { field: "template.language", rule: "stringPattern" });
+    if (ticket.connectionId) {
+      const channel = await outgoing.channelService(ctx, ticket.connectionId).catch((err: { type?: string }) => {
+        if (err.type === "ERR_CONNECTION_INACTIVE") throw err;
+        return null;
+      });
+      if (p.template && channel && !channel.capabilities.includes("template")) throw new AppError("ERR_CHANNEL_UNSUPPORTED", { field: "template", kind: "template" });
+    }
+    const agentless = ctx.meta.user ? Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx, { meta: { ...ctx.meta, user: undefined } }) : ctx;
+    const media = p.media && !p.template ? await storedOf(ticket.tenantId, p.media) : undefined;
+    const template = p.template ? { name: p.template.name, language: p.template.language, ...(p.template.components ? { components: p.template.components } : {}) } : undefined;
+    return outgoing.sendOne(agentless, ticket, { body, ...(media ? { media } : {}), ...(template ? { template } : {}), ...(p.idempotencyKey ? { idempotencyKey: p.idempotencyKey } : {}) });
+  }
+
   return {
     /** messages.query: newest first (by the channel's time, then id). */
     query: {
@@ -67,7 +108,7 @@ export function platformMessageActions(model: ReturnType<typeof defineMessage>, 
       },
     },
 
-    /** messages.platformSend: a text or a file through the ticket's connection, as the plugin. */
+    /** messages.platformSend: a text, a file or a template through the ticket's connection, as the plugin. */
     platformSend: {
       visibility: "public",
       // `afterClose` is internal (the platform service's route never passes it): the
@@ -75,29 +116,37 @@ export function platformMessageActions(model: ReturnType<typeof defineMessage>, 
       // closed. Sending them after the close, rather than before it in the close path, keeps
       // the close itself free of channel calls and lets the claim (core/src/automation)
       // decide once whether they go.
-      params: {
-        tenantId: id,
-        ticketId: id,
-        body: { type: "string", max: 65536 },
-        afterClose: { type: "boolean", optional: true },
-        media: { type: "object", optional: true, props: { path: { type: "string", min: 1, max: 500 }, mimeType: { type: "string", min: 3, max: 120 }, fileName: { type: "string", min: 1, max: 255 } } },
-      },
+      params: { tenantId: id, ticketId: id, afterClose: { type: "boolean", optional: true }, ...sendParams },
       async handler(ctx: Ctx<MessagesActions["messages.platformSend"]["params"]>): Promise<MessagesActions["messages.platformSend"]["result"]> {
         const ticket = await ticketOf(ctx, ctx.params.tenantId, ctx.params.ticketId);
-        const body = ctx.params.body.trim();
-        if (!body && !ctx.params.media) throw new AppError("ERR_REQUIRED_BODY", { field: "body" });
         const justClosed = ctx.params.afterClose && ticket.closedAt && Date.now() - new Date(ticket.closedAt).getTime() < JUST_CLOSED_MS;
         if (ticket.status === "closed" && !justClosed) throw new AppError("ERR_TICKET_NOT_FOUND", { id: ticket.id, reason: "closed" });
-        // As for an agent: a connection whose plugin the tenant may not use now takes nothing.
-        if (ticket.connectionId) {
-          await outgoing.channelService(ctx, ticket.connectionId).catch((err: { type?: string }) => {
-            if (err.type === "ERR_CONNECTION_INACTIVE") throw err;
-          });
-        }
-        // No agent in this context: sendOne records the message with no user.
-        const agentless = ctx.meta.user ? Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx, { meta: { ...ctx.meta, user: undefined } }) : ctx;
-        const media = ctx.params.media ? await storedOf(ticket.tenantId, ctx.params.media) : undefined;
-        return outgoing.sendOne(agentless, ticket, { body, ...(media ? { media } : {}) });
+        return sendAsPlugin(ctx, ticket, ctx.params);
+      },
+    },
+
+    /**
+     * messages.platformSendTo: the same, to a contact on a connection (a scheduled message, a
+     * campaign's contact): through the contact's active ticket there, or one opened for it —
+     * pending (`ticket: "active"`, the default: the conversation shows in the waiting list) or,
+     * with `ticket: "closed"`, the contact's newest closed ticket there (made closed when there
+     * is none), so a mass send leaves no open tickets and a reply opens one as usual.
+     */
+    platformSendTo: {
+      visibility: "public",
+      params: { tenantId: id, contactId: id, connectionId: id, ticket: { type: "enum", values: ["active", "closed"], optional: true }, ...sendParams },
+      async handler(ctx: Ctx<MessagesActions["messages.platformSendTo"]["params"]>): Promise<MessagesActions["messages.platformSendTo"]["result"]> {
+        const { tenantId, contactId, connectionId } = ctx.params;
+        const contact = await call(ctx, "contacts.getInternal", { tenantId, id: contactId });
+        if (!contact) throw new AppError("ERR_CONTACT_NOT_FOUND", { id: contactId });
+        const connection = await call(ctx, "connections.getInternal", { id: connectionId });
+        if (!connection || connection.tenantId !== tenantId) throw new AppError("ERR_CONNECTION_NOT_FOUND", { id: connectionId });
+        const active = await call(ctx, "tickets.findActive", { tenantId, contactId, connectionId });
+        const opened = active
+          ? null
+          : await call(ctx, "tickets.openForInbound", { tenantId, contactId, connectionId, fromMe: true, ...(ctx.params.ticket === "closed" ? { closed: true } : {}) });
+        const ticket = opened ? opened.ticket : await ticketOf(ctx, tenantId, active!.id);
+        return sendAsPlugin(ctx, ticket, ctx.params);
       },
     },
   };

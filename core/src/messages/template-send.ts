@@ -16,9 +16,21 @@ import type { outgoingMessages } from "./outgoing";
 type Actions = NonNullable<ServiceSchema["actions"]>;
 
 /** A template language as the providers name it: "pt_BR", "en", "es_MX", "zh_CN". */
-const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2,4})?$/;
+export const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2,4})?$/;
 
 const variables = (max: number) => ({ type: "array", items: { type: "string", min: 1, max: 1024 }, max, optional: true });
+
+/** The values of a template's variables (contract 1.3 TemplateSendComponents), as sent. */
+export const templateComponentsRule = {
+  type: "object",
+  optional: true,
+  strict: "remove",
+  props: {
+    header: { type: "object", optional: true, strict: "remove", props: { text: variables(1) } },
+    body: variables(100),
+    buttons: { type: "array", optional: true, max: 10, items: { type: "object", strict: "remove", props: { index: { type: "number", integer: true, min: 0, max: 9 }, value: { type: "string", min: 1, max: 2000 } } } },
+  },
+};
 
 export interface TemplateSendParams {
   ticketId: number;
@@ -41,16 +53,7 @@ export function templateSendActions(outgoing: ReturnType<typeof outgoingMessages
         // Its form (Meta's codes: "pt_BR", "en", "es_MX") is checked once the ticket is known to be the caller's.
         language: { type: "string", min: 2, max: 15 },
         body: { type: "string", min: 1, max: 4096 },
-        components: {
-          type: "object",
-          optional: true,
-          strict: "remove",
-          props: {
-            header: { type: "object", optional: true, strict: "remove", props: { text: variables(1) } },
-            body: variables(100),
-            buttons: { type: "array", optional: true, max: 10, items: { type: "object", strict: "remove", props: { index: { type: "number", integer: true, min: 0, max: 9 }, value: { type: "string", min: 1, max: 2000 } } } },
-          },
-        },
+        components: templateComponentsRule,
       },
       async handler(ctx: Ctx<TemplateSendParams>) {
         const ticket = await call(ctx, "tickets.visible", { id: ctx.params.ticketId });

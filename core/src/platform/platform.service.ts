@@ -15,6 +15,7 @@ import { businessTimeActions } from "./business-time";
 import { chatbotsActions } from "./chatbots";
 import { createFilesActions, drainStream } from "./files";
 import { planActions } from "./plan";
+import { messagesActions } from "./messages";
 import { getGlobal } from "../settings/contract";
 
 type P<A extends keyof PlatformActions> = Ctx<PlatformActions[A]["params"]>;
@@ -196,29 +197,6 @@ export function createPlatformService(deps: CoreDeps): ServiceSchema {
         },
       },
 
-      "messages.list": {
-        params: { ...T, ticketId: id, ...paging },
-        async handler(ctx: P<"platform.messages.list">): R<"platform.messages.list"> {
-          const r = await call(ctx, "messages.query", { tenantId: ctx.params.tenantId, ticketId: ctx.params.ticketId, ...pageOf(ctx.params) });
-          return { rows: r.rows.map(messageOf), count: r.count, hasMore: r.hasMore };
-        },
-      },
-      "messages.send": {
-        params: {
-          ...T,
-          ticketId: id,
-          body: { type: "string", max: 65536 },
-          // A file of platform.files.upload (messages.platformSend checks it is the tenant's); body is then its caption.
-          media: { type: "object", optional: true, props: { path: { type: "string", min: 1, max: 500 }, mimeType: { type: "string", min: 3, max: 120 }, fileName: { type: "string", min: 1, max: 255 } } },
-          // A closing text on a ticket closed in the last minutes (messages.platformSend's window).
-          afterClose: { type: "boolean", optional: true },
-        },
-        async handler(ctx: P<"platform.messages.send">): R<"platform.messages.send"> {
-          const { tenantId, ticketId, body, media, afterClose } = ctx.params;
-          return messageOf(await call(ctx, "messages.platformSend", { tenantId, ticketId, body, ...(afterClose ? { afterClose } : {}), ...(media ? { media: { path: media.path, mimeType: media.mimeType, fileName: media.fileName } } : {}) }));
-        },
-      },
-
       "queues.list": {
         params: T,
         async handler(ctx: P<"platform.queues.list">): R<"platform.queues.list"> {
@@ -280,6 +258,7 @@ export function createPlatformService(deps: CoreDeps): ServiceSchema {
       ...chatbotsActions,
       ...createFilesActions(deps.config.dataDir),
       ...planActions,
+      ...messagesActions(pageOf),
 
       "realtime.push": {
         params: {

@@ -57,7 +57,7 @@ export function ticketOf(t: TicketRow, contact?: ContactView | { id: number; nam
 }
 
 export function messageOf(m: MessageView & { ticketId: number }): PlatformMessage {
-  return { id: Number(m.id), ticketId: m.ticketId, fromMe: !!m.fromMe, userId: m.userId ?? null, body: m.body ?? null, mediaType: m.mediaType ?? null, status: m.status, createdAt: isoNow(m.createdAt) };
+  return { id: Number(m.id), ticketId: m.ticketId, fromMe: !!m.fromMe, userId: m.userId ?? null, body: m.body ?? null, mediaType: m.mediaType ?? null, status: m.status, failReason: m.failReason ?? null, createdAt: isoNow(m.createdAt) };
 }
 
 export const queueOf = (q: QueueName): PlatformQueue => ({ id: q.id, name: q.name, color: NO_QUEUE_COLOR });

@@ -50,7 +50,9 @@ export interface CoreApi {
   messages: {
     list(p: Params<"platform.messages.list">): Result<"platform.messages.list">;
     send(p: Params<"platform.messages.send">): Result<"platform.messages.send">;
+    sendTo(p: Params<"platform.messages.sendTo">): Result<"platform.messages.sendTo">;
   };
+  templates: { list(p: Params<"platform.templates.list">): Result<"platform.templates.list"> };
   queues: { list(p: Params<"platform.queues.list">): Result<"platform.queues.list"> };
   users: {
     list(p: Params<"platform.users.list">): Result<"platform.users.list">;
@@ -103,7 +105,8 @@ export function coreApi(source: Source): CoreApi {
     call,
     contacts: { get: fn("platform.contacts.get"), list: fn("platform.contacts.list"), update: fn("platform.contacts.update"), addresses: fn("platform.contacts.addresses") },
     tickets: { get: fn("platform.tickets.get"), list: fn("platform.tickets.list"), update: fn("platform.tickets.update") },
-    messages: { list: fn("platform.messages.list"), send: fn("platform.messages.send") },
+    messages: { list: fn("platform.messages.list"), send: fn("platform.messages.send"), sendTo: fn("platform.messages.sendTo") },
+    templates: { list: fn("platform.templates.list") },
     queues: { list: fn("platform.queues.list") },
     users: { list: fn("platform.users.list"), get: fn("platform.users.get"), availability: fn("platform.users.availability") },
     tags: { list: fn("platform.tags.list") },

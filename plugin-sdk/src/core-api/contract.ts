@@ -12,6 +12,7 @@
  */
 import type { Availability, AvailabilitySlot, TimeState } from "@openatende/contracts/business-time";
 import type { ChatbotBinding, ChatbotDistribution, ChatbotHandoffReason, ChatbotScope } from "../chatbot-contract";
+import type { TemplateSendComponents, TemplatesListResult, TemplateStatus } from "../templates";
 
 export const PLATFORM_SERVICE = "platform";
 
@@ -63,6 +64,8 @@ export interface PlatformMessage {
   body: string | null;
   mediaType: string | null;
   status: string;
+  /** Why a send failed ("ERR_WABA_SEND_REFUSED: 131026 Message undeliverable"); null otherwise. */
+  failReason?: string | null;
   createdAt: string;
 }
 
@@ -193,6 +196,23 @@ export interface PlatformFile {
   size: number;
 }
 
+/**
+ * What a plugin's send carries: a text, a file stored with platform.files.upload (`body` is
+ * then its caption, may be empty), or an approved template (`body` is its text as the chat
+ * shows it; only on a channel that sends templates, else ERR_CHANNEL_UNSUPPORTED).
+ *
+ * `idempotencyKey` (letters, digits and `:._-`, at most 150): the same key from the same
+ * plugin for the same tenant makes one message — a retry, or a job run again after a restart,
+ * answers the message the first call made, and sends nothing again. Key each send by what it
+ * is ("schedule:42:2026-12-01T09:00", "campaign:7:contact:913").
+ */
+export interface PlatformSend {
+  body: string;
+  media?: Pick<PlatformFile, "path" | "mimeType" | "fileName">;
+  template?: { name: string; language: string; components?: TemplateSendComponents };
+  idempotencyKey?: string;
+}
+
 /** The plan caps a plugin enforces on its own objects (spec §6: one active chatflow on the free plan). */
 export type PlanLimitKind = "chatflows";
 
@@ -226,7 +246,21 @@ export interface PlatformActions {
    * closure flow's question after an agent's close); without it a closed ticket is refused
    * (ERR_TICKET_NOT_FOUND).
    */
-  "platform.messages.send": { params: T & { ticketId: number; body: string; media?: Pick<PlatformFile, "path" | "mimeType" | "fileName">; afterClose?: boolean }; result: PlatformMessage };
+  "platform.messages.send": { params: T & { ticketId: number; afterClose?: boolean } & PlatformSend; result: PlatformMessage };
+  /**
+   * Sends to a contact on a connection of the tenant (a scheduled message, a campaign's
+   * contact): through the contact's active ticket there, or one opened for it — pending
+   * (`ticket: "active"`, the default) or, with `ticket: "closed"`, its newest closed ticket
+   * there (made closed when there is none: a mass send opens nothing; a reply opens a ticket
+   * as usual). Another tenant's contact or connection: its not-found code.
+   */
+  "platform.messages.sendTo": { params: T & { contactId: number; connectionId: number; ticket?: "active" | "closed" } & PlatformSend; result: PlatformMessage };
+  /**
+   * A page of a connection's message templates, from its channel (contract 1.3): for a
+   * connection whose channel has none, ERR_CHANNEL_UNSUPPORTED; another tenant's connection,
+   * ERR_CONNECTION_NOT_FOUND. `after` is the previous page's `next`.
+   */
+  "platform.templates.list": { params: T & { connectionId: number; after?: string; status?: TemplateStatus; limit?: number }; result: TemplatesListResult };
   /**
    * Stores a file among the tenant's files (at most `maxBytes`, default 10 MB, spec §9): `data`
    * is a stream of base64 text chunks (media-transfer.ts, the call's stream), the other fields are its params.
