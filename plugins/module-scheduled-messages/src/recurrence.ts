@@ -1,0 +1,158 @@
+/**
+ * When a recurring scheduled message goes next (pure: no clock, no I/O).
+ *
+ * Occurrences keep the wall-clock time of the first send (`scheduleDate`) in the message's time
+ * zone, so 09:00 stays 09:00 across a daylight-saving change. Each occurrence is counted from
+ * the first send, never from the previous one, so a monthly message of the 31st goes on
+ * Feb 28 (29 in a leap year), Mar 31, Apr 30…: the day is clamped to the month's length and
+ * comes back when the month is long enough. Custom days are weekdays (0 = Sunday … 6 =
+ * Saturday); the first send is `scheduleDate` itself, the next ones fall on those weekdays.
+ * A series ends at its last occurrence not later than `recurrentUntil`.
+ */
+
+export const RECURRENCES = ["daily", "weekly", "biweekly", "monthly", "custom"] as const;
+export type Recurrence = (typeof RECURRENCES)[number];
+
+export interface RecurrenceRule {
+  recurrence: Recurrence;
+  /** Weekdays for "custom" (0 = Sunday). */
+  customDays?: number[] | null;
+  /** The first send (epoch ms): the anchor of every occurrence. */
+  scheduleDate: number;
+  /** The last instant an occurrence may fall on (epoch ms); null: no end. */
+  recurrentUntil?: number | null;
+  /** IANA time zone of the wall clock the occurrences keep. */
+  timeZone: string;
+}
+
+export interface Wall {
+  y: number;
+  /** 1-12. */
+  m: number;
+  d: number;
+  h: number;
+  min: number;
+  /** 0 = Sunday. */
+  weekday: number;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", { timeZone: tz, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric", weekday: "short" });
+    formatters.set(tz, f);
+  }
+  return f;
+}
+
+const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
+
+/** Is `tz` a time zone this runtime knows. */
+export function isTimeZone(tz: string): boolean {
+  try {
+    formatter(tz);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The wall clock of the instant `t` in `tz`. */
+export function wallOf(t: number, tz: string): Wall {
+  const parts: Record<string, string> = {};
+  for (const p of formatter(tz).formatToParts(new Date(t))) parts[p.type] = p.value;
+  return { y: +parts.year, m: +parts.month, d: +parts.day, h: +parts.hour % 24, min: +parts.minute, weekday: WEEKDAYS[parts.weekday] };
+}
+
+/** Offset of `tz` from UTC at the instant t (ms, positive east). */
+function offsetAt(t: number, tz: string): number {
+  const w = wallOf(t, tz);
+  const base = t - (((t % 1000) + 1000) % 1000);
+  // Offsets are whole minutes: the seconds read the same on both clocks.
+  return Date.UTC(w.y, w.m - 1, w.d, w.h, w.min, new Date(base).getUTCSeconds()) - base;
+}
+
+/** The instant whose wall clock in `tz` reads y-m-d h:min; in a daylight-saving gap, the same time an hour later. */
+export function instantOf(y: number, m: number, d: number, h: number, min: number, tz: string): number {
+  const asUtc = Date.UTC(y, m - 1, d, h, min);
+  const first = asUtc - offsetAt(asUtc, tz);
+  const t = asUtc - offsetAt(first, tz);
+  const w = wallOf(t, tz);
+  if (w.h === h && w.min === min && w.d === d) return t;
+  if (wallOf(first, tz).h === h) return first;
+  // A gap: no instant reads that time; take the one an hour later (how clocks are read there).
+  const later = Date.UTC(y, m - 1, d, h + 1, min);
+  return later - offsetAt(later - offsetAt(later, tz), tz);
+}
+
+export function daysInMonth(y: number, m: number): number {
+  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+/** The calendar date `days` after y-m-d (any sign). */
+function addDays(y: number, m: number, d: number, days: number): { y: number; m: number; d: number } {
+  const x = new Date(Date.UTC(y, m - 1, d + days));
+  return { y: x.getUTCFullYear(), m: x.getUTCMonth() + 1, d: x.getUTCDate() };
+}
+
+/** The n-th occurrence (0: the first send) of a daily, weekly, biweekly or monthly rule. */
+export function occurrence(rule: RecurrenceRule, n: number): number {
+  const a = wallOf(rule.scheduleDate, rule.timeZone);
+  if (rule.recurrence === "monthly") {
+    const months = a.m - 1 + n;
+    const y = a.y + Math.floor(months / 12);
+    const m = (months % 12) + 1;
+    return instantOf(y, m, Math.min(a.d, daysInMonth(y, m)), a.h, a.min, rule.timeZone);
+  }
+  const step = rule.recurrence === "daily" ? 1 : rule.recurrence === "weekly" ? 7 : rule.recurrence === "biweekly" ? 14 : 0;
+  if (!step) throw new RangeError(`occurrence(): ${rule.recurrence} has no fixed step`);
+  const day = addDays(a.y, a.m, a.d, n * step);
+  return instantOf(day.y, day.m, day.d, a.h, a.min, rule.timeZone);
+}
+
+/**
+ * The first occurrence strictly after `after` (epoch ms), or null when the series has ended
+ * (past `recurrentUntil`). Missed occurrences (the platform was down) are skipped: pass the
+ * time now as `after` to get the next one still to come.
+ */
+export function nextOccurrence(rule: RecurrenceRule, after: number): number | null {
+  const until = rule.recurrentUntil ?? Number.POSITIVE_INFINITY;
+  let next: number | null = null;
+  if (after < rule.scheduleDate) next = rule.scheduleDate;
+  else if (rule.recurrence === "custom") next = nextCustom(rule, after);
+  else {
+    // Estimate the index from the elapsed time, then walk: DST and month lengths move it by at most one.
+    const approxStep = rule.recurrence === "daily" ? 86_400_000 : rule.recurrence === "weekly" ? 7 * 86_400_000 : rule.recurrence === "biweekly" ? 14 * 86_400_000 : 28 * 86_400_000;
+    let n = Math.max(0, Math.floor((after - rule.scheduleDate) / approxStep) - 2);
+    if (rule.recurrence === "monthly") {
+      const a = wallOf(rule.scheduleDate, rule.timeZone);
+      const w = wallOf(after, rule.timeZone);
+      n = Math.max(0, (w.y - a.y) * 12 + (w.m - a.m) - 1);
+    }
+    for (let guard = 0; guard < 1000; guard++, n++) {
+      const t = occurrence(rule, n);
+      if (t > after) {
+        next = t;
+        break;
+      }
+    }
+  }
+  return next !== null && next <= until ? next : null;
+}
+
+function nextCustom(rule: RecurrenceRule, after: number): number | null {
+  const days = new Set((rule.customDays ?? []).filter((d) => Number.isInteger(d) && d >= 0 && d <= 6));
+  if (!days.size) return null;
+  const a = wallOf(rule.scheduleDate, rule.timeZone);
+  const w = wallOf(after, rule.timeZone);
+  // From the day of `after` on, at most 8 days ahead holds every weekday once.
+  for (let i = 0; i <= 8; i++) {
+    const day = addDays(w.y, w.m, w.d, i);
+    const weekday = new Date(Date.UTC(day.y, day.m - 1, day.d)).getUTCDay();
+    if (!days.has(weekday)) continue;
+    const t = instantOf(day.y, day.m, day.d, a.h, a.min, rule.timeZone);
+    if (t > after) return t;
+  }
+  return null;
+}
