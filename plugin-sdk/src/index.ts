@@ -4,6 +4,8 @@
  */
 export * from "./channel-contract";
 export * from "./chatbot-contract";
+export * from "./campaign-contract";
+export * from "./conformance/campaign";
 export * from "./manifest";
 export * from "./define-plugin";
 export * from "./helpers";
