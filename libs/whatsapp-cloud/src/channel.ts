@@ -1,12 +1,12 @@
 /**
- * The WABA channel's work behind the contract's actions: each connected connection is its
- * settings and a Graph client (profile.ts picks the host and credentials); sends go out once
+ * The WhatsApp Cloud channel's work behind the contract's actions: each connected connection is
+ * its settings and a Graph client (the provider's profile picks the host and credentials); sends go out once
  * per core message id (store.ts), refused sends throw the catalogue's code (failures.ts), and
  * a refused access token (190) turns the connection to "needs new credentials" while the
  * message waits in the core's outbox for it. Webhook deliveries are deliveries.ts.
  *
- * How channel-360 reuses it: construct WabaChannel with its own `profileFor` (another host,
- * its API-key header) and its own settings reader; payloads, retries and webhooks stay.
+ * Everything a provider does differently comes from its CloudProvider (provider.ts): channel-waba
+ * and channel-360 construct this same class with theirs.
  */
 import {
   readMedia,
@@ -24,12 +24,11 @@ import {
   type TestResult,
 } from "@openatende/plugin-sdk";
 import { Errors } from "moleculer";
-import { CREDENTIALS_DETAIL, needsCredentials, notConnected, sendError } from "./failures";
+import { credentialsDetail, needsCredentials, notConnected, sendError } from "./failures";
 import { GraphClient, GraphError } from "./graph";
 import type { InteractiveSpec } from "./interactive";
 import { markRead, sendInteractive, sendOutbound, type OutboundTarget } from "./outbound";
-import { cloudApiProfile, type ProviderProfile } from "./profile";
-import { readSettings, redact, type WabaSettings } from "./settings";
+import { redact, webhookUrl, type CloudProvider, type CloudSettings } from "./provider";
 import type { PluginStore } from "./store";
 import { Templates } from "./templates";
 
@@ -41,13 +40,13 @@ export interface ChannelOptions {
   store: PluginStore;
   /** Waits before each retry of a throttled call (service settings, so tests shorten them). */
   retryMs(): number[];
-  /** The provider behind the connection (default: Meta's Cloud API). */
-  profileFor?(settings: WabaSettings): ProviderProfile;
+  /** The provider behind the connections (provider.ts). */
+  provider: CloudProvider<any>;
 }
 
 export interface Live {
   ref: ConnectionRef;
-  settings: WabaSettings;
+  settings: CloudSettings;
   /** The connection's public token (its webhook path), when the core gave it. */
   token?: string;
   graph: GraphClient;
@@ -61,16 +60,24 @@ export function waIdOf(externalId: string): string | null {
   return /^[0-9]{6,20}$/.test(digits) ? digits : null;
 }
 
-export class WabaChannel {
+export class CloudChannel {
   private readonly live = new Map<number, Live>();
   /** The connections' message templates at Meta (templates.ts). */
   readonly templates = new Templates(this);
 
   constructor(readonly opts: ChannelOptions) {}
 
-  graphFor(settings: WabaSettings): GraphClient {
-    const profile = this.opts.profileFor ? this.opts.profileFor(settings) : cloudApiProfile(settings);
-    return new GraphClient(profile, { policy: this.policy(), retryMs: this.opts.retryMs() });
+  get provider(): CloudProvider<CloudSettings> {
+    return this.opts.provider;
+  }
+
+  /** What `status` and the outbox read while the connection needs new credentials. */
+  get credentialsDetail(): string {
+    return credentialsDetail(this.provider.codes);
+  }
+
+  graphFor(settings: CloudSettings): GraphClient {
+    return new GraphClient(this.provider.profile(settings), { policy: this.policy(), retryMs: this.opts.retryMs() });
   }
 
   liveOf(ref: ConnectionRef): Live | undefined {
@@ -82,7 +89,7 @@ export class WabaChannel {
     const ref = { tenantId: p.tenantId, connectionId: p.connectionId };
     const before = this.liveOf(ref);
     this.live.delete(p.connectionId);
-    const read = readSettings(p.settings);
+    const read = this.provider.readSettings(p.settings);
     let res: StatusResult;
     if (!read.ok) res = { status: "disconnected", detail: read.detail };
     else {
@@ -90,6 +97,7 @@ export class WabaChannel {
       if (before && before.settings.phoneNumberId !== l.settings.phoneNumberId && before.token) await this.opts.store.releaseNumber(before.settings.phoneNumberId, before.token);
       if (p.token) await this.opts.store.claimNumber(l.settings.phoneNumberId, p.token);
       res = await this.probe(l);
+      if (res.status === "connected") res = await this.afterConnect(l, res);
       l.status = res.status;
       l.detail = res.detail;
       this.live.set(p.connectionId, l);
@@ -156,15 +164,15 @@ export class WabaChannel {
   }
 
   async test(settings: Record<string, unknown>): Promise<TestResult> {
-    const read = readSettings(settings);
+    const read = this.provider.readSettings(settings);
     if (!read.ok) return { ok: false, detail: read.detail };
     const graph = this.graphFor(read.settings);
     try {
       const who = await graph.call<{ display_phone_number?: string; verified_name?: string }>("GET", graph.profile.probePath);
-      return { ok: true, detail: `Meta accepted the credentials: ${[who.verified_name, who.display_phone_number].filter(Boolean).join(" ") || read.settings.phoneNumberId}` };
+      return { ok: true, detail: this.provider.accepted(read.settings, who) };
     } catch (err) {
       if (!(err instanceof GraphError)) throw err;
-      if (needsCredentials(err)) return { ok: false, detail: CREDENTIALS_DETAIL };
+      if (needsCredentials(err)) return { ok: false, detail: this.credentialsDetail };
       return { ok: false, detail: redact(err.message, read.settings) };
     }
   }
@@ -194,7 +202,7 @@ export class WabaChannel {
     const files = this.opts.context ?? { dataDir: "", localFiles: false };
     return {
       l,
-      target: { graph: l.graph, to, readMedia: (m: MediaRef) => readMedia(this.opts.core, ref, m, files), templateDefinition: (name: string, language: string) => this.templates.definition(l, name, language) },
+      target: { graph: l.graph, to, codes: this.provider.codes, readMedia: (m: MediaRef) => readMedia(this.opts.core, ref, m, files), templateDefinition: (name: string, language: string) => this.templates.definition(l, name, language) },
     };
   }
 
@@ -205,10 +213,29 @@ export class WabaChannel {
       return { status: "connected" };
     } catch (err) {
       if (!(err instanceof GraphError)) throw err;
-      if (needsCredentials(err)) return { status: "disconnected", detail: CREDENTIALS_DETAIL };
+      if (needsCredentials(err)) return { status: "disconnected", detail: this.credentialsDetail };
       if (err.unreachable || err.httpStatus >= 500) return { status: "timeout", detail: redact(err.message, l.settings).slice(0, 255) };
       // Anything else (a missing permission, an id of another app) shows on the connection; sends will say more.
       return { status: "connected", detail: redact(err.message, l.settings).slice(0, 255) };
+    }
+  }
+
+  /**
+   * The provider's step after the credentials were proven (360dialog: the webhook's
+   * registration). A refusal leaves the connection connected (sends work) with the reason shown.
+   */
+  private async afterConnect(l: Live, res: StatusResult): Promise<StatusResult> {
+    const publicUrl = this.opts.context?.publicUrl;
+    if (!this.provider.afterConnect || !l.token || !publicUrl) return res;
+    const url = webhookUrl(publicUrl, this.provider.webhookSegment, this.provider.urlToken ? this.provider.urlToken.encode(l.token) : l.token);
+    try {
+      await this.provider.afterConnect((method, path, body) => l.graph.call(method as "GET" | "POST" | "DELETE", path, body), l.settings, { url, token: l.token });
+      return res;
+    } catch (err) {
+      if (!(err instanceof GraphError)) throw err;
+      if (needsCredentials(err)) return { status: "disconnected", detail: this.credentialsDetail };
+      this.opts.logger.warn(`connection ${l.ref.connectionId}: webhook not registered at ${this.provider.label}: ${redact(err.message, l.settings)}`);
+      return { status: "connected", detail: `webhook not registered: ${redact(err.message, l.settings)}`.slice(0, 255) };
     }
   }
 
@@ -221,20 +248,20 @@ export class WabaChannel {
   }
 
   private async credentialsRefused(l: Live, err: GraphError): Promise<void> {
-    if (l.status === "disconnected" && l.detail === CREDENTIALS_DETAIL) return;
+    if (l.status === "disconnected" && l.detail === this.credentialsDetail) return;
     l.status = "disconnected";
-    l.detail = CREDENTIALS_DETAIL;
-    this.opts.logger.warn(`connection ${l.ref.connectionId}: Meta refused the access token (${err.code} ${err.title}): new credentials are needed`);
-    await reportStatus(this.opts.core, { ...l.ref, status: "disconnected", detail: CREDENTIALS_DETAIL }).catch(() => undefined);
+    l.detail = this.credentialsDetail;
+    this.opts.logger.warn(`connection ${l.ref.connectionId}: ${this.provider.label} refused the credentials (${err.code} ${err.title}): new credentials are needed`);
+    await reportStatus(this.opts.core, { ...l.ref, status: "disconnected", detail: this.credentialsDetail }).catch(() => undefined);
   }
 
   private async failure(l: Live, err: unknown, what: string): Promise<Error> {
     if (needsCredentials(err)) {
       await this.credentialsRefused(l, err as GraphError);
       // Not sent: the core keeps the message until the connection is connected again.
-      return notConnected(l.ref.connectionId, CREDENTIALS_DETAIL);
+      return notConnected(l.ref.connectionId, this.credentialsDetail);
     }
-    const out = sendError(err);
+    const out = sendError(err, this.provider.codes);
     this.opts.logger.warn(`connection ${l.ref.connectionId}: ${what} not sent: ${redact((err as Error).message, l.settings)}`);
     return out;
   }

@@ -1,12 +1,15 @@
 /**
- * Meta's webhook deliveries: checked and routed while Meta waits, processed after the answer.
+ * The provider's webhook deliveries: checked and routed while it waits, processed after the answer.
  *
- * A delivery comes to one connection's URL and must be signed with that connection's app
- * secret (else 401, nothing read). Each of its changes belongs to the connection whose
- * phone-number id its metadata names: the URL's own connection, or another connection that
- * serves that number *and* holds the very app secret that signed it (found through the
- * phone-number index, store.ts). A change for any other number is dropped with a log line: a
- * webhook for tenant A's number never lands in tenant B.
+ * A delivery comes to one connection's URL and must be the provider's (provider.authentic:
+ * Meta signs it with the connection's app secret; 360dialog sends the secret header set when
+ * the webhook was registered), else 401, nothing read. Each of its changes belongs to the
+ * connection whose phone-number id its metadata names: the URL's own connection, or (when the
+ * provider shares webhooks, Meta's app) another connection that serves that number *and*
+ * holds the very app secret that signed it (found through the phone-number index, store.ts).
+ * When the provider does not share them (360dialog: one URL per number), every change is the
+ * URL's connection's. A change for any other number is dropped with a log line: a webhook for
+ * tenant A's number never lands in tenant B.
  *
  * Meta asks for a 2xx within seconds and retries otherwise (for days; duplicates and
  * out-of-order deliveries happen), so the answer goes as soon as the delivery is checked and
@@ -21,15 +24,15 @@
 import { randomUUID } from "node:crypto";
 import { Errors } from "moleculer";
 import { resolveToken, type Caller, type ConnectionRef, type ResolvedToken } from "@openatende/plugin-sdk";
-import type { WabaChannel } from "./channel";
+import type { CloudChannel } from "./channel";
 import { partsOf } from "./inbound";
 import { Lanes } from "./lanes";
-import { readSettings, type WabaSettings } from "./settings";
-import { DeliveryError, parseEnvelope, phoneNumberIdOf, sameSecret, signatureValid, SIGNATURE_HEADER, verificationAnswer, type WebhookChange } from "./webhook";
+import { codeOf, type CloudSettings, type Headers } from "./provider";
+import { DeliveryError, parseEnvelope, phoneNumberIdOf, type WebhookChange } from "./webhook";
 
 export interface Routed {
   ref: ConnectionRef;
-  settings: WabaSettings;
+  settings: CloudSettings;
   change: WebhookChange;
 }
 
@@ -58,10 +61,10 @@ export function heldId(at = Date.now()): string {
 const TAKES_NO_WEBHOOK = () => new Errors.MoleculerClientError("Unknown webhook", 404, "ERR_CONNECTION_NOT_FOUND");
 
 /** The connection's settings as the webhook needs them: the live ones, else the stored ones. */
-function settingsOf(channel: WabaChannel, r: ResolvedToken): WabaSettings | null {
+function settingsOf(channel: CloudChannel, r: ResolvedToken): CloudSettings | null {
   const live = channel.liveOf(r);
   if (live) return live.settings;
-  const read = readSettings(r.settings);
+  const read = channel.provider.readSettings(r.settings);
   return read.ok ? read.settings : null;
 }
 
@@ -74,32 +77,33 @@ export class Deliveries {
   peak = 0;
 
   constructor(
-    private readonly channel: WabaChannel,
+    private readonly channel: CloudChannel,
     private readonly core: Caller,
     private readonly lanesPerConnection = LANES_PER_CONNECTION,
   ) {}
 
-  /** The GET handshake: the challenge to echo, or 403. */
+  /** The GET handshake (providers that have one): the challenge to echo, or 403. */
   verify(r: ResolvedToken, query: Record<string, unknown>): string {
     const settings = settingsOf(this.channel, r);
-    if (!settings) throw TAKES_NO_WEBHOOK();
-    const answer = verificationAnswer(query, settings.verifyToken);
-    if (answer === null) throw new Errors.MoleculerClientError("Wrong verification token", 403, "ERR_WABA_VERIFY_TOKEN_MISMATCH");
+    const provider = this.channel.provider;
+    if (!settings || !provider.handshake) throw TAKES_NO_WEBHOOK();
+    const answer = provider.handshake(settings, query);
+    if (answer === null) throw new Errors.MoleculerClientError("Wrong verification token", 403, provider.handshakeRefused ?? "ERR_TOKEN_INVALID");
     return answer;
   }
 
   /** One POST to connection `r`'s URL: checked, routed, answered; processed afterwards. */
-  async accept(r: ResolvedToken, body: Buffer, headers: Record<string, string | undefined>): Promise<DeliveryAnswer> {
+  async accept(r: ResolvedToken, body: Buffer, headers: Headers, token: string): Promise<DeliveryAnswer> {
     const settings = settingsOf(this.channel, r);
     if (!settings) throw TAKES_NO_WEBHOOK();
-    if (!signatureValid(body, settings.appSecret, headers[SIGNATURE_HEADER])) {
+    if (!this.channel.provider.authentic(settings, body, headers, { token })) {
       throw new Errors.MoleculerClientError("Wrong or missing webhook signature", 401, "ERR_TOKEN_INVALID", { reason: "webhook-signature" });
     }
     let changes: WebhookChange[];
     try {
       changes = parseEnvelope(body);
     } catch (err) {
-      if (err instanceof DeliveryError) throw new Errors.MoleculerClientError(err.message, err.status, err.code, { reason: err.message });
+      if (err instanceof DeliveryError) throw new Errors.MoleculerClientError(err.message, err.status, codeOf(this.channel.provider.codes, "PAYLOAD_INVALID"), { reason: err.message });
       throw err;
     }
     const routed = await this.route(r, settings, changes);
@@ -129,9 +133,9 @@ export class Deliveries {
     while (this.running.size) await Promise.all([...this.running.values()]);
   }
 
-  private async route(r: ResolvedToken, settings: WabaSettings, changes: WebhookChange[]): Promise<Routed[]> {
+  private async route(r: ResolvedToken, settings: CloudSettings, changes: WebhookChange[]): Promise<Routed[]> {
     const own: ConnectionRef = { tenantId: r.tenantId, connectionId: r.connectionId };
-    const others = new Map<string, Promise<{ ref: ConnectionRef; settings: WabaSettings } | null>>();
+    const others = new Map<string, Promise<{ ref: ConnectionRef; settings: CloudSettings } | null>>();
     const out: Routed[] = [];
     for (const change of changes) {
       if (change.field !== "messages") {
@@ -140,7 +144,8 @@ export class Deliveries {
         continue;
       }
       const pnid = phoneNumberIdOf(change);
-      if (pnid === settings.phoneNumberId) {
+      // One URL per number (no shared webhooks): whatever comes to it is its connection's.
+      if (pnid === settings.phoneNumberId || !this.channel.provider.sharesWebhooks) {
         out.push({ ref: own, settings, change });
         continue;
       }
@@ -148,7 +153,7 @@ export class Deliveries {
         this.log().warn(`connection ${r.connectionId}: a change without metadata.phone_number_id was dropped`);
         continue;
       }
-      if (!others.has(pnid)) others.set(pnid, this.otherConnection(r, pnid, settings.appSecret));
+      if (!others.has(pnid)) others.set(pnid, this.otherConnection(r, pnid, settings));
       const other = await others.get(pnid)!;
       if (other) out.push({ ...other, change });
       else this.log().warn(`connection ${r.connectionId}: a change for phone number id ${pnid}, which no connection of this app serves, was dropped`);
@@ -156,14 +161,14 @@ export class Deliveries {
     return out;
   }
 
-  /** The one other active connection serving `pnid` with the same app secret, or null. */
-  private async otherConnection(r: ResolvedToken, pnid: string, appSecret: string): Promise<{ ref: ConnectionRef; settings: WabaSettings } | null> {
-    const found: Array<{ ref: ConnectionRef; settings: WabaSettings }> = [];
+  /** The one other active connection serving `pnid` that shares `own`'s webhooks (Meta: the same app secret), or null. */
+  private async otherConnection(r: ResolvedToken, pnid: string, own: CloudSettings): Promise<{ ref: ConnectionRef; settings: CloudSettings } | null> {
+    const found: Array<{ ref: ConnectionRef; settings: CloudSettings }> = [];
     for (const token of await this.channel.opts.store.claimsOf(pnid)) {
       const other = await resolveToken(this.core, token).catch(() => null);
       if (!other || other.connectionId === r.connectionId || other.status === "inactive" || other.status === "disconnected") continue;
       const s = settingsOf(this.channel, other);
-      if (!s || s.phoneNumberId !== pnid || !sameSecret(s.appSecret, appSecret)) continue;
+      if (!s || s.phoneNumberId !== pnid || !this.channel.provider.sharesWebhooks?.(own, s)) continue;
       found.push({ ref: { tenantId: other.tenantId, connectionId: other.connectionId }, settings: s });
     }
     if (found.length > 1) this.log().warn(`phone number id ${pnid} is claimed by ${found.length} connections of one app: its changes are dropped until only one remains`);

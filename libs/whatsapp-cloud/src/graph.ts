@@ -44,7 +44,9 @@ export class GraphError extends Error {
 export function graphErrorOf(httpStatus: number, body: unknown): GraphError {
   const e = (body && typeof body === "object" ? (body as { error?: Record<string, unknown> }).error : undefined) ?? {};
   const code = Number(e.code) || 0;
-  const raw = typeof e.message === "string" ? e.message : `HTTP ${httpStatus}`;
+  // 360dialog's own endpoints (configs) answer `{meta:{developer_message}}` instead of Meta's error.
+  const bsp = (body && typeof body === "object" ? (body as { meta?: { developer_message?: unknown } }).meta?.developer_message : undefined);
+  const raw = typeof e.message === "string" ? e.message : typeof bsp === "string" && bsp ? bsp : `HTTP ${httpStatus}`;
   // Meta writes "(#131047) Re-engagement message": the title is what follows the code.
   const title = (typeof e.error_user_title === "string" && e.error_user_title) || raw.replace(/^\(#\d+\)\s*/, "");
   const data = (e.error_data ?? {}) as { details?: unknown };

@@ -6,11 +6,11 @@
  * delivery of it still running and skips a replay of a file it already handed over.
  */
 import { changeMessage, CORE_CHANNEL_ACTIONS, inbound, MEDIA_MAX_BYTES, uploadMedia, type Caller, type ConnectionRef } from "@openatende/plugin-sdk";
-import type { WabaChannel } from "./channel";
+import type { CloudChannel } from "./channel";
 import type { Routed } from "./deliveries";
 import type { Outcome } from "./lanes";
 import { actionsOf, withoutSupersededStatuses, type Action } from "./normalise";
-import { redact } from "./settings";
+import { redact } from "./provider";
 
 /** Waits before handing a message to the core again when it was away (not when it refused). */
 const CORE_RETRY_MS = [500, 2000, 5000];
@@ -41,7 +41,7 @@ export function connectionKey(ref: ConnectionRef, phoneNumberId: string): string
   return `${phoneNumberId}:${ref.tenantId}:${ref.connectionId}`;
 }
 
-async function takeMessage(channel: WabaChannel, core: Caller, x: Routed, a: Extract<Action, { kind: "message" }>): Promise<void> {
+async function takeMessage(channel: CloudChannel, core: Caller, x: Routed, a: Extract<Action, { kind: "message" }>): Promise<void> {
   const key = connectionKey(x.ref, x.settings.phoneNumberId);
   const id = a.draft.providerMessageId;
   // A replay goes to the core again (its unique key answers "duplicate"), except one with a
@@ -111,10 +111,10 @@ export interface Part {
  * logged, here. A part that throws could not be handed over (the core away): its change is
  * then kept to run again.
  */
-export function partsOf(channel: WabaChannel, core: Caller, x: Routed): Part[] {
+export function partsOf(channel: CloudChannel, core: Caller, x: Routed): Part[] {
   const log = channel.opts.logger;
   const parts: Part[] = [];
-  for (const a of withoutSupersededStatuses(actionsOf(x.change.value))) {
+  for (const a of withoutSupersededStatuses(actionsOf(x.change.value, channel.provider.codes))) {
     switch (a.kind) {
       case "message":
         parts.push({ lane: `c:${a.draft.from.externalId}`, what: `message ${a.draft.providerMessageId}`, run: () => takeMessage(channel, core, x, a) });

@@ -33,7 +33,7 @@ describe("WABA interactive messages and failures", () => {
   });
 
   it("maps Meta's codes to the catalogue's, and a failed status to Meta's code and title", () => {
-    const e = (http: number, code: number) => sendError(new GraphError("x", http, code, "Title"));
+    const e = (http: number, code: number) => sendError(new GraphError("x", http, code, "Title"), "ERR_WABA");
     expect(e(400, 131047)).toMatchObject({ type: "ERR_WABA_TEMPLATE_REQUIRED", data: { code: 131047 } });
     expect(e(400, 130429)).toMatchObject({ type: "ERR_WABA_RATE_LIMITED" });
     expect(e(429, 0)).toMatchObject({ type: "ERR_WABA_RATE_LIMITED" });

@@ -10,6 +10,7 @@
  * description ≤ 72, section title ≤ 24; body ≤ 1024, header and footer ≤ 60.
  */
 import { PluginError } from "@openatende/plugin-sdk";
+import { codeOf, WABA_CODES } from "./provider";
 
 export interface InteractiveButton {
   id: string;
@@ -37,8 +38,11 @@ export interface InteractiveSpec {
 
 export const INTERACTIVE_LIMITS = { buttons: 3, buttonTitle: 20, rows: 10, sections: 10, listButton: 20, rowTitle: 24, rowDescription: 72, sectionTitle: 24, body: 1024, header: 60, footer: 60, id: 256 };
 
+/** The plugin's code prefix of the check running now (checks are synchronous: set and read within one call). */
+let prefix = WABA_CODES;
+
 function invalid(field: string, reason: string): never {
-  throw new PluginError("ERR_WABA_INTERACTIVE_INVALID", 400, { field, reason });
+  throw new PluginError(codeOf(prefix, "INTERACTIVE_INVALID"), 400, { field, reason });
 }
 
 function text(v: unknown, field: string, max: number, required = true): string | undefined {
@@ -51,8 +55,9 @@ function text(v: unknown, field: string, max: number, required = true): string |
   return v;
 }
 
-/** Checks a spec against WhatsApp's limits; throws ERR_WABA_INTERACTIVE_INVALID naming the field. */
-export function checkInteractive(spec: InteractiveSpec): void {
+/** Checks a spec against WhatsApp's limits; throws `<codes>_INTERACTIVE_INVALID` naming the field. */
+export function checkInteractive(spec: InteractiveSpec, codes: string = WABA_CODES): void {
+  prefix = codes;
   const L = INTERACTIVE_LIMITS;
   text(spec.body, "body", L.body);
   text(spec.header, "header", L.header, false);
@@ -92,8 +97,8 @@ export function checkInteractive(spec: InteractiveSpec): void {
 }
 
 /** The Cloud API's `interactive` object of a checked spec. */
-export function interactivePayload(spec: InteractiveSpec): Record<string, unknown> {
-  checkInteractive(spec);
+export function interactivePayload(spec: InteractiveSpec, codes: string = WABA_CODES): Record<string, unknown> {
+  checkInteractive(spec, codes);
   const common = {
     ...(spec.header ? { header: { type: "text", text: spec.header } } : {}),
     body: { text: spec.body },

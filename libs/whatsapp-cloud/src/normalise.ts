@@ -6,6 +6,7 @@
  */
 import type { AckStatus, InboundMessage } from "@openatende/plugin-sdk";
 import { failureReason } from "./failures";
+import { WABA_CODES } from "./provider";
 
 export type InboundDraft = Omit<InboundMessage, "tenantId" | "connectionId">;
 
@@ -78,7 +79,7 @@ function content(m: Record<string, unknown>): { media?: MediaToFetch } & Pick<In
   return { body: `[${type}${s(err.title) ? `: ${s(err.title)}` : ""}]` };
 }
 
-export function actionsOf(value: Record<string, unknown>): Action[] {
+export function actionsOf(value: Record<string, unknown>, codes: string = WABA_CODES): Action[] {
   const out: Action[] = [];
   const names = new Map<string, string>();
   for (const c of (Array.isArray(value.contacts) ? value.contacts : []) as unknown[]) {
@@ -127,7 +128,7 @@ export function actionsOf(value: Record<string, unknown>): Action[] {
       providerMessageId: id,
       status,
       timestamp: msOf(st.timestamp),
-      ...(status === "failed" ? { reason: failureReason(st.errors) } : {}),
+      ...(status === "failed" ? { reason: failureReason(st.errors, codes) } : {}),
       ...(s(st.recipient_id) ? { recipient: s(st.recipient_id) } : {}),
     });
   }

@@ -20,6 +20,8 @@ export interface OutboundTarget {
   readMedia(media: MediaRef): Promise<Buffer | null>;
   /** A template's definition at Meta (its buttons' kinds), for template sends; null when Meta has none. */
   templateDefinition?(name: string, language: string): Promise<ChannelTemplate | null>;
+  /** The plugin's error-code prefix (provider.ts). */
+  codes: string;
 }
 
 type MediaType = "image" | "video" | "audio" | "document" | "sticker";
@@ -78,9 +80,10 @@ export async function sendOutbound(t: OutboundTarget, message: OutboundMessage):
     }
     case "template": {
       // Checked before anything goes out: a wrong variable is the caller's 400, not Meta's 132000.
-      const components = readTemplateMessage(message);
+      const components = readTemplateMessage(message, t.codes);
       const template = await templateObject(message, components, {
         mediaObject: (media, type) => mediaObject(t, media, type),
+        codes: t.codes,
         definition: () => (t.templateDefinition ? t.templateDefinition(message.name, message.language) : Promise.resolve(null)),
       });
       return post(t, { ...base(t.to), type: "template", template });
@@ -95,7 +98,7 @@ export async function sendOutbound(t: OutboundTarget, message: OutboundMessage):
 
 /** Interactive reply buttons or a list (only inside the 24-hour window: Meta answers 131047 outside it). */
 export function sendInteractive(t: OutboundTarget, spec: InteractiveSpec, replyTo?: string): Promise<SendResult> {
-  return post(t, { ...base(t.to), ...context(replyTo), type: "interactive", interactive: interactivePayload(spec) });
+  return post(t, { ...base(t.to), ...context(replyTo), type: "interactive", interactive: interactivePayload(spec, t.codes) });
 }
 
 /** Marks an inbound message read (the customer sees blue ticks; Meta marks the earlier ones too). */

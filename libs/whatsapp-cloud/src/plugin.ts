@@ -1,9 +1,10 @@
 /**
- * WhatsApp's official Cloud API (WABA). Each connection is one phone number of a WhatsApp
- * Business Account: sends go to the Graph API with the connection's access token
- * (channel.ts), and Meta posts messages and statuses to the connection's webhook,
- * `<public URL>/api/waba/<connection token>/webhook`, signed with the app secret
- * (deliveries.ts). The same URL answers Meta's verification handshake (GET).
+ * A WhatsApp Cloud API channel plugin, written once for every provider: `cloudChannelPlugin`
+ * answers the definePlugin of a plugin whose manifest is `pkgJson` and whose provider is
+ * `provider` (provider.ts). Each connection is one phone number: sends go through the
+ * provider's API (channel.ts), and the provider posts messages and statuses to the
+ * connection's webhook, `<public URL>/api/<segment>/<connection token>/webhook`, proven the
+ * provider's way (deliveries.ts). Meta's URL also answers its verification handshake (GET).
  * This file is the service: the contract's actions, the webhook routes, sendInteractive.
  */
 import { Errors } from "moleculer";
@@ -23,33 +24,34 @@ import {
   type SendResult,
   type StatusResult,
   channelContractActions,
+  readWebhookBody,
+  WebhookBodyTooLarge,
 } from "@openatende/plugin-sdk";
-import { WabaChannel } from "./channel";
-import { CREDENTIALS_DETAIL } from "./failures";
+import { CloudChannel } from "./channel";
 import { DEFAULT_RETRY_MS } from "./graph";
 import { Deliveries, type DeliveryAnswer } from "./deliveries";
 import type { InteractiveSpec } from "./interactive";
 import { PluginStore } from "./store";
-import { DeliveryError, readBody, SIGNATURE_HEADER } from "./webhook";
+import type { CloudProvider } from "./provider";
+import { MAX_DELIVERY_BYTES } from "./webhook";
 import { templateActions } from "./template-actions";
 import { TemplateStatusStore } from "./template-status";
 import { pushOf, takeTemplateStatuses } from "./template-webhook";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const pkg = require("../package.json") as { platform: { id: string; channel: { capabilities: ChannelCapability[] } } };
-const PLUGIN_ID = pkg.platform.id;
-const CAPABILITIES = pkg.platform.channel.capabilities;
+/** The manifest fields the service reads. */
+export interface CloudManifest {
+  platform: { id: string; channel: { capabilities: ChannelCapability[] } };
+}
 
 type Meta = { headers?: Record<string, string>; ip?: string; $responseType?: string };
 type Ctx<P = any> = Context<P, Meta>;
 const bodyOf = (ctx: Ctx): AsyncIterable<unknown> | null => (ctx as unknown as { stream?: AsyncIterable<unknown> | null }).stream ?? null;
-const connectionToken = { type: "string", min: 10, max: 64 } as const;
-/** A stream route: the gateway leaves the body unread (core/src/gateway/api.service.ts). */
-const WEBHOOK_ROUTE = { method: "POST" as const, path: "/waba/:token/webhook", type: "stream" };
+/** The token as the URL writes it (as is, or the provider's encoding of it: urlToken). */
+const connectionToken = { type: "string", min: 10, max: 128 } as const;
 /** Meta's handshake parameters (qs leaves "hub.mode" as one key). */
 const hubParam = { type: "string", optional: true, max: 500 } as const;
 
-const channelOf = (svc: any): WabaChannel => svc.channel as WabaChannel;
+const channelOf = (svc: any): CloudChannel => svc.channel as CloudChannel;
 const deliveriesOf = (svc: any): Deliveries => svc.deliveries as Deliveries;
 
 async function drain(stream: AsyncIterable<unknown> | null | undefined): Promise<void> {
@@ -62,36 +64,62 @@ async function drain(stream: AsyncIterable<unknown> | null | undefined): Promise
  * one waiting for a new access token still takes its customers' messages (the app secret
  * that signs them is unchanged).
  */
-async function webhookConnection(svc: any, ctx: Ctx<{ token: string }>, handshake = false): Promise<ResolvedToken> {
+async function webhookConnection(svc: any, pluginId: string, ctx: Ctx<{ token: string }>, handshake = false): Promise<ResolvedToken & { token: string }> {
   // Public: a busy number's load is far below these; a flood from one address or at one URL is not.
-  await rateLimit(ctx, PLUGIN_ID, [
+  await rateLimit(ctx, pluginId, [
     { key: `webhook:token:${ctx.params.token}`, max: 6000, windowSeconds: 60 },
     ...(ctx.meta.ip ? [{ key: `webhook:ip:${ctx.meta.ip}`, max: 6000, windowSeconds: 60 }] : []),
   ]);
-  const r = await resolveToken(ctx, ctx.params.token);
+  const provider = channelOf(svc).provider;
+  const token = provider.urlToken ? provider.urlToken.decode(ctx.params.token) : ctx.params.token;
+  const r = token === null ? null : await resolveToken(ctx, token);
   // Meta checks the URL with the handshake as soon as the admin pastes it, before connecting.
-  const disconnectedButTakes = !!r && r.status === "disconnected" && (handshake || channelOf(svc).liveOf(r)?.detail === CREDENTIALS_DETAIL);
+  const disconnectedButTakes = !!r && r.status === "disconnected" && (handshake || channelOf(svc).liveOf(r)?.detail === channelOf(svc).credentialsDetail);
   if (!r || r.status === "inactive" || (r.status === "disconnected" && !disconnectedButTakes)) {
     await drain(bodyOf(ctx));
     throw new Errors.MoleculerClientError("Unknown webhook", 404, "ERR_CONNECTION_NOT_FOUND");
   }
-  return r;
+  return { ...r, token: token! };
 }
 
-export const wabaChannelPlugin = definePlugin({
-  pkgJson: require("../package.json"),
+export function cloudChannelPlugin<M extends CloudManifest>(pkgJson: M, provider: CloudProvider<any>) {
+  const PLUGIN_ID = pkgJson.platform.id;
+  const CAPABILITIES = pkgJson.platform.channel.capabilities;
+  const segment = provider.webhookSegment;
+  /** A stream route: the gateway leaves the body unread (core/src/gateway/api.service.ts). */
+  const webhookRoute = { method: "POST" as const, path: `/${segment}/:token/webhook`, type: "stream" };
+  // Meta's GET handshake, for providers that have one.
+  const handshakeActions: Record<string, any> = provider.handshake
+    ? {
+        webhookVerify: {
+          rest: `GET /${segment}/:token/webhook`,
+          access: "public",
+          resource: "public",
+          params: { token: connectionToken, "hub.mode": hubParam, "hub.verify_token": hubParam, "hub.challenge": hubParam, hub: { type: "object", optional: true } },
+          async handler(this: any, ctx: Ctx<{ token: string } & Record<string, unknown>>): Promise<string> {
+            const r = await webhookConnection(this, PLUGIN_ID, ctx, true);
+            const challenge = deliveriesOf(this).verify(r, ctx.params);
+            ctx.meta.$responseType = "text/plain; charset=utf-8";
+            return challenge;
+          },
+        },
+      }
+    : {};
+  return definePlugin({
+  pkgJson,
   service: {
     // Waits before each retry of a throttled Graph call (ms); a setting, so a test can shorten them.
     settings: { rest: "/", retryMs: DEFAULT_RETRY_MS },
     created(this: any) {
       const context = pluginContext(this);
       const core = { call: (action: string, params?: unknown, opts?: any) => this.broker.call(action, params, { ...(opts ?? {}), caller: this.fullName }) };
-      this.channel = new WabaChannel({
+      this.channel = new CloudChannel({
         core,
         logger: this.logger,
         context,
         store: new PluginStore({ redisUrl: context.redisUrl, prefix: `${context.redisPrefix}:${PLUGIN_ID}`, log: this.logger }),
         retryMs: () => this.settings.retryMs as number[],
+        provider,
       });
       this.deliveries = new Deliveries(this.channel, core);
       this.templateStatuses = new TemplateStatusStore({ redisUrl: context.redisUrl, prefix: `${context.redisPrefix}:${PLUGIN_ID}`, log: this.logger });
@@ -148,36 +176,25 @@ export const wabaChannelPlugin = definePlugin({
       // Message templates (contract 1.3, manifest platform.channel.templates): template-actions.ts.
       ...templateActions,
 
-      // --- Meta's webhook (public, keyed by the connection token) -------------------------------
-      webhookVerify: {
-        rest: "GET /waba/:token/webhook",
-        access: "public",
-        resource: "public",
-        params: { token: connectionToken, "hub.mode": hubParam, "hub.verify_token": hubParam, "hub.challenge": hubParam, hub: { type: "object", optional: true } },
-        async handler(this: any, ctx: Ctx<{ token: string } & Record<string, unknown>>): Promise<string> {
-          const r = await webhookConnection(this, ctx, true);
-          const challenge = deliveriesOf(this).verify(r, ctx.params);
-          ctx.meta.$responseType = "text/plain; charset=utf-8";
-          return challenge;
-        },
-      },
+      // --- the provider's webhook (public, keyed by the connection token) -----------------------
+      ...handshakeActions,
       webhook: {
         // A stream route: the gateway hands the body over unread, so the signature is checked on its exact bytes.
-        rest: WEBHOOK_ROUTE,
+        rest: webhookRoute,
         access: "public",
         resource: "public",
-        headers: [SIGNATURE_HEADER, "content-type"],
+        headers: [...provider.webhookHeaders, "content-type"],
         params: { token: connectionToken },
         async handler(this: any, ctx: Ctx<{ token: string }>): Promise<DeliveryAnswer> {
-          const r = await webhookConnection(this, ctx);
+          const r = await webhookConnection(this, PLUGIN_ID, ctx);
           let body: Buffer;
           try {
-            body = await readBody(bodyOf(ctx));
+            body = await readWebhookBody(bodyOf(ctx), MAX_DELIVERY_BYTES);
           } catch (err) {
-            if (err instanceof DeliveryError) throw new Errors.MoleculerClientError(err.message, err.status, err.code);
+            if (err instanceof WebhookBodyTooLarge) throw new Errors.MoleculerClientError(err.message, err.status, err.code);
             throw err;
           }
-          const answer = await deliveriesOf(this).accept(r, body, ctx.meta.headers ?? {});
+          const answer = await deliveriesOf(this).accept(r, body, ctx.meta.headers ?? {}, r.token);
           // Signed and an envelope (accept refused it otherwise): its template status changes are taken here.
           const templates = await takeTemplateStatuses(channelOf(this), this.templateStatuses, pushOf(this), r, body).catch((err: Error) => {
             this.logger.warn(`connection ${r.connectionId}: template status changes not taken: ${err.message}`);
@@ -188,6 +205,5 @@ export const wabaChannelPlugin = definePlugin({
       },
     },
   },
-});
-
-export default wabaChannelPlugin;
+  });
+}

@@ -5,10 +5,8 @@
  * on the same transport (graph.ts) and the same payloads (outbound.ts). Nothing else in the
  * plugin names a host or a header.
  *
- * How to extend: write a function returning a ProviderProfile for the provider; the channel
- * takes it from `profileFor` (channel-360 passes its own).
+ * How to extend: the provider's `profile(settings)` (provider.ts) answers one.
  */
-import type { WabaSettings } from "./settings";
 
 export interface ProviderProfile {
   /** For logs: "cloud-api", "360dialog", … */
@@ -27,19 +25,4 @@ export interface ProviderProfile {
   downloadUrl(url: string): string;
   /** A call that proves the credentials (the test button). */
   probePath: string;
-}
-
-/** Meta's Cloud API: `https://graph.facebook.com/<version>/<phone-number id>/…`, Bearer token. */
-export function cloudApiProfile(s: Pick<WabaSettings, "graphUrl" | "apiVersion" | "phoneNumberId" | "accessToken">): ProviderProfile {
-  const pnid = encodeURIComponent(s.phoneNumberId);
-  return {
-    name: "cloud-api",
-    baseUrl: `${s.graphUrl}/${s.apiVersion}`,
-    headers: { authorization: `Bearer ${s.accessToken}` },
-    messagesPath: `/${pnid}/messages`,
-    mediaUploadPath: `/${pnid}/media`,
-    mediaInfoPath: (id) => `/${encodeURIComponent(id)}?phone_number_id=${pnid}`,
-    downloadUrl: (url) => url,
-    probePath: `/${pnid}?fields=display_phone_number,verified_name`,
-  };
 }

@@ -6,7 +6,7 @@
  *
  * Params are checked here like the contract's other actions (a malformed template is a
  * VALIDATION_ERROR before anything else); a well-formed one that breaks spec §5's rules is
- * ERR_WABA_TEMPLATE_INVALID naming the field (templates.ts).
+ * `<codes>_TEMPLATE_INVALID` naming the field (templates.ts).
  */
 import type { Context } from "moleculer";
 import {
@@ -22,7 +22,7 @@ import {
   type TemplatesListParams,
   type TemplatesListResult,
 } from "@openatende/plugin-sdk";
-import type { WabaChannel } from "./channel";
+import type { CloudChannel } from "./channel";
 import type { TemplateStatusRecord, TemplateStatusStore } from "./template-status";
 
 const id = { type: "number", integer: true, positive: true } as const;
@@ -62,7 +62,7 @@ const templateParams = {
 } as const;
 
 type Ctx<P> = Context<P>;
-const channelOf = (svc: any): WabaChannel => svc.channel as WabaChannel;
+const channelOf = (svc: any): CloudChannel => svc.channel as CloudChannel;
 /** The business account of the tenant's connected connection (404 for another tenant's). */
 const accountOf = (svc: any, ref: ConnectionRef) => ({ tenantId: ref.tenantId, businessAccountId: channelOf(svc).templates.liveOf(ref).settings.businessAccountId });
 

@@ -14,18 +14,20 @@
 import { PluginError, type MediaRef, type OutboundMessage, type TemplateSendComponents } from "@openatende/plugin-sdk";
 import type { ChannelTemplate } from "@openatende/plugin-sdk";
 import { buttonSubTypes } from "./template-meta";
+import { codeOf, WABA_CODES } from "./provider";
 
 export type TemplateMessage = Extract<OutboundMessage, { kind: "template" }>;
 type MediaObject = (media: MediaRef, type: "image" | "video" | "document") => Promise<Record<string, unknown>>;
 
 const NAME = /^[a-z0-9_]{1,512}$/;
 const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2,4})?$/;
-const invalid = (field: string, reason: string) => new PluginError("ERR_WABA_TEMPLATE_INVALID", 400, { field, reason });
+const invalidOf = (codes: string) => (field: string, reason: string) => new PluginError(codeOf(codes, "TEMPLATE_INVALID"), 400, { field, reason });
 
 const isText = (v: unknown, max = 1024): v is string => typeof v === "string" && v.trim().length > 0 && v.length <= max;
 
 /** The checked variables of a template send (a client's mistake is a 400 naming the field, never Meta's 132000). */
-export function readTemplateMessage(m: TemplateMessage): TemplateSendComponents {
+export function readTemplateMessage(m: TemplateMessage, codes: string = WABA_CODES): TemplateSendComponents {
+  const invalid = invalidOf(codes);
   if (!NAME.test(m.name ?? "")) throw invalid("message.name", "a template name is lower-case letters, digits and _");
   if (!LANGUAGE.test(m.language ?? "")) throw invalid("message.language", 'a language code as Meta writes it: "pt_BR", "en_US", "es"');
   const c = (m.components ?? {}) as TemplateSendComponents;
@@ -74,8 +76,10 @@ const mediaKind = (mimeType: string): "image" | "video" | "document" => {
 export async function templateObject(
   m: TemplateMessage,
   c: TemplateSendComponents,
-  deps: { mediaObject: MediaObject; definition(): Promise<ChannelTemplate | null> },
+  deps: { mediaObject: MediaObject; definition(): Promise<ChannelTemplate | null>; codes?: string },
 ): Promise<Record<string, unknown>> {
+  const codes = deps.codes ?? WABA_CODES;
+  const invalid = invalidOf(codes);
   const components: Array<Record<string, unknown>> = [];
   if (c.header?.media) {
     const kind = mediaKind(c.header.media.mimeType);
@@ -88,7 +92,7 @@ export async function templateObject(
   if (c.body?.length) components.push({ type: "body", parameters: c.body.map((text) => ({ type: "text", text })) });
   if (c.buttons?.length) {
     const def = await deps.definition();
-    if (!def) throw new PluginError("ERR_WABA_TEMPLATE_NOT_FOUND", 404, { name: m.name, language: m.language });
+    if (!def) throw new PluginError(codeOf(codes, "TEMPLATE_NOT_FOUND"), 404, { name: m.name, language: m.language });
     const kinds = buttonSubTypes(def);
     c.buttons.forEach((b, i) => {
       const sub = kinds[b.index];

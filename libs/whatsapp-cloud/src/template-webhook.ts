@@ -1,16 +1,16 @@
 /**
  * The template status changes of a webhook delivery that deliveries.ts has already checked
- * (signature over the raw body with the URL connection's app secret) and answered for: the
+ * (the provider's proof over the raw body) and answered for: the
  * `messages` changes are its; the `message_template_status_update` ones are taken here,
  * recorded and pushed to the tenant's screens (template-status.ts).
  *
  * A change counts for the URL's connection only when its entry names the connection's own
- * WhatsApp Business Account; anything else is dropped with a log line (another tenant's
+ * WhatsApp Business Account (provider.ownsAccount: 360dialog's URL is one number's, so
+ * whatever comes to it is); anything else is dropped with a log line (another tenant's
  * account never reaches this tenant's screens).
  */
 import { coreApi, type ResolvedToken } from "@openatende/plugin-sdk";
-import type { WabaChannel } from "./channel";
-import { readSettings } from "./settings";
+import type { CloudChannel } from "./channel";
 import { templateStatusOf, type TemplateStatusRecord, type TemplateStatusStore } from "./template-status";
 import { parseEnvelope } from "./webhook";
 
@@ -24,17 +24,18 @@ export function pushOf(svc: Parameters<typeof coreApi>[0]): Push {
 }
 
 /** Records and pushes the delivery's template status changes; answers how many were taken. */
-export async function takeTemplateStatuses(channel: WabaChannel, store: TemplateStatusStore, push: Push, r: ResolvedToken, body: Buffer): Promise<number> {
+export async function takeTemplateStatuses(channel: CloudChannel, store: TemplateStatusStore, push: Push, r: ResolvedToken, body: Buffer): Promise<number> {
   const changes = parseEnvelope(body);
   const records: TemplateStatusRecord[] = [];
-  const wabaId = channel.liveOf(r)?.settings.businessAccountId ?? (() => {
-    const read = readSettings(r.settings);
-    return read.ok ? read.settings.businessAccountId : null;
+  const settings = channel.liveOf(r)?.settings ?? (() => {
+    const read = channel.provider.readSettings(r.settings);
+    return read.ok ? read.settings : null;
   })();
+  const wabaId = settings?.businessAccountId ?? null;
   for (const change of changes) {
     const rec = templateStatusOf(change);
     if (!rec) continue;
-    if (change.wabaId !== wabaId) {
+    if (!settings || !channel.provider.ownsAccount(settings, change.wabaId)) {
       channel.opts.logger.warn(`connection ${r.connectionId}: a template status of business account ${change.wabaId}, not this connection's, was dropped`);
       continue;
     }

@@ -9,73 +9,66 @@
  * wrong instead of Meta's review refusing it a day later. Meta answers it PENDING; its review
  * comes back as a `message_template_status_update` webhook (template-status.ts).
  *
- * How channel-360 reuses it: the path is the only Cloud API detail here (`templatesPath`);
- * a BSP with another path overrides it.
+ * Where the templates live and how the provider lists them is the provider's (template-api.ts).
  */
 import { PluginError, templateProblems, type ChannelTemplate, type ConnectionRef, type TemplateCreateParams, type TemplateCreateResult, type TemplateDeleteResult, type TemplatesListParams, type TemplatesListResult, type TemplateStatus } from "@openatende/plugin-sdk";
 import { Errors } from "moleculer";
-import type { Live, WabaChannel } from "./channel";
-import { needsCredentials, notConnected, CREDENTIALS_DETAIL } from "./failures";
+import type { CloudChannel, Live } from "./channel";
+import { credentialsDetail, needsCredentials, notConnected } from "./failures";
 import { GraphError } from "./graph";
-import { metaTemplateBody, TEMPLATE_FIELDS, templateFromMeta } from "./template-meta";
-import { redact } from "./settings";
+import { codeOf, redact, WABA_CODES } from "./provider";
+import { metaTemplateBody, templateFromMeta } from "./template-meta";
 
 /** How long a template's definition read for a send is reused (its buttons' kinds do not change once approved). */
 const DEFINITION_TTL_MS = 10 * 60_000;
 
-export function templatesPath(l: Live): string {
-  return `/${encodeURIComponent(l.settings.businessAccountId)}/message_templates`;
-}
-
-const qs = (p: Record<string, string | number | undefined>) =>
-  Object.entries(p)
-    .filter(([, v]) => v !== undefined && v !== "")
-    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
-    .join("&");
-
-/** A Meta refusal of a template call as the catalogue's error. */
-export function templateError(err: unknown): Error {
+/** A refusal of a template call as the catalogue's error (`codes`: the plugin's prefix). */
+export function templateError(err: unknown, codes: string = WABA_CODES): Error {
   if (!(err instanceof GraphError)) return err as Error;
   const data = { code: err.code || err.httpStatus, title: err.title, ...(err.extra.details ? { details: err.extra.details } : {}) };
-  if (needsCredentials(err)) return new PluginError(CREDENTIALS_DETAIL, 403, data);
-  if (err.throttled) return new PluginError("ERR_WABA_RATE_LIMITED", 429, data);
-  if (err.unreachable || err.httpStatus >= 500) return new PluginError("ERR_WABA_UNREACHABLE", 503, data);
-  return new PluginError("ERR_WABA_TEMPLATE_REFUSED", 422, data);
+  if (needsCredentials(err)) return new PluginError(credentialsDetail(codes), 403, data);
+  if (err.throttled) return new PluginError(codeOf(codes, "RATE_LIMITED"), 429, data);
+  if (err.unreachable || err.httpStatus >= 500) return new PluginError(codeOf(codes, "UNREACHABLE"), 503, data);
+  return new PluginError(codeOf(codes, "TEMPLATE_REFUSED"), 422, data);
 }
 
 export class Templates {
   private readonly definitions = new Map<string, { at: number; template: ChannelTemplate | null }>();
 
-  constructor(private readonly channel: WabaChannel) {}
+  constructor(private readonly channel: CloudChannel) {}
+
+  private get codes(): string {
+    return this.channel.provider.codes;
+  }
+
+  private get api() {
+    return this.channel.provider.templates;
+  }
 
   /** The connected connection of this tenant, or 404 (another tenant's id included). */
   liveOf(ref: ConnectionRef): Live {
     const l = this.channel.liveOf(ref);
-    if (!l) throw new Errors.MoleculerClientError(`No connected WhatsApp (official API) connection ${ref.connectionId}`, 404, "ERR_CONNECTION_NOT_FOUND", { connectionId: ref.connectionId });
+    if (!l) throw new Errors.MoleculerClientError(`No connected WhatsApp connection ${ref.connectionId}`, 404, "ERR_CONNECTION_NOT_FOUND", { connectionId: ref.connectionId });
     if (l.status === "disconnected") throw notConnected(ref.connectionId, l.detail ?? "it is disconnected");
     return l;
   }
 
   async list(p: TemplatesListParams): Promise<TemplatesListResult> {
     const l = this.liveOf(p);
-    const query = qs({ fields: TEMPLATE_FIELDS, limit: p.limit ?? 50, after: p.after, status: p.status });
-    const res = await this.call(l, () => l.graph.call<{ data?: unknown; paging?: { cursors?: { after?: unknown }; next?: unknown } }>("GET", `${templatesPath(l)}?${query}`));
-    const data = (Array.isArray(res.data) ? res.data : []) as Array<Record<string, unknown>>;
-    // Meta gives `paging.next` only when there is a page after this one.
-    const after = res.paging?.cursors?.after;
-    return { templates: data.map(templateFromMeta), next: res.paging?.next && typeof after === "string" && after ? after : null };
+    const page = await this.call(l, () => this.api.list(l.graph, l.settings, { limit: p.limit ?? 50, after: p.after, status: p.status }));
+    return { templates: page.data.map(templateFromMeta), next: page.next };
   }
 
   async create(p: TemplateCreateParams): Promise<TemplateCreateResult> {
     const problems = templateProblems(p.template);
     if (problems.length) {
       const [first] = problems;
-      throw new PluginError("ERR_WABA_TEMPLATE_INVALID", 400, { field: `template.${first.field}`, reason: first.reason, problems });
+      throw new PluginError(codeOf(this.codes, "TEMPLATE_INVALID"), 400, { field: `template.${first.field}`, reason: first.reason, problems });
     }
     const l = this.liveOf(p);
-    const res = await this.call(l, () => l.graph.call<{ id?: unknown; status?: unknown }>("POST", templatesPath(l), metaTemplateBody(p.template)));
-    if (res.id === undefined) throw templateError(new GraphError("the API answered no template id", 502, 0, "No template id"));
-    return { id: String(res.id), status: (typeof res.status === "string" ? res.status.toUpperCase() : "PENDING") as TemplateStatus };
+    const res = await this.call(l, () => this.api.create(l.graph, l.settings, metaTemplateBody(p.template)));
+    if (res.id === undefined) throw templateError(new GraphError("the API answered no template id", 502, 0, "No template id"), this.codes);
+    return { id: String(res.id), status: statusOf(res.status) };
   }
 
   /** Deletes every language of `name`, or only the version `id`; a name (or id) the account does not have is 404. */
@@ -83,11 +76,11 @@ export class Templates {
     const l = this.liveOf(p);
     const found = await this.byName(l, p.name);
     if (!found.length || (p.id && !found.some((t) => t.id === p.id))) {
-      throw new PluginError("ERR_WABA_TEMPLATE_NOT_FOUND", 404, { name: p.name, ...(p.id ? { id: p.id } : {}) });
+      throw new PluginError(codeOf(this.codes, "TEMPLATE_NOT_FOUND"), 404, { name: p.name, ...(p.id ? { id: p.id } : {}) });
     }
-    const res = await this.call(l, () => l.graph.call<{ success?: unknown }>("DELETE", `${templatesPath(l)}?${qs({ name: p.name, hsm_id: p.id })}`));
+    const deleted = await this.call(l, () => this.api.delete(l.graph, l.settings, p.name, p.id));
     this.forget(l);
-    return { deleted: res.success === true };
+    return { deleted };
   }
 
   /** The template `name` in `language` as Meta holds it (for a send's button kinds), cached a while; null when absent. */
@@ -101,9 +94,8 @@ export class Templates {
   }
 
   private async byName(l: Live, name: string): Promise<ChannelTemplate[]> {
-    const res = await this.call(l, () => l.graph.call<{ data?: unknown }>("GET", `${templatesPath(l)}?${qs({ fields: TEMPLATE_FIELDS, name, limit: 100 })}`));
-    // Meta's name filter matches parts of names: only the exact name counts.
-    return ((Array.isArray(res.data) ? res.data : []) as Array<Record<string, unknown>>).map(templateFromMeta).filter((t) => t.name === name);
+    const found = await this.call(l, () => this.api.byName(l.graph, l.settings, name));
+    return found.map(templateFromMeta).filter((t) => t.name === name);
   }
 
   private forget(l: Live): void {
@@ -115,7 +107,13 @@ export class Templates {
       return await fn();
     } catch (err) {
       if (err instanceof GraphError) this.channel.opts.logger.warn(`connection ${l.ref.connectionId}: template call refused: ${redact(err.message, l.settings)}`);
-      throw templateError(err);
+      throw templateError(err, this.codes);
     }
   }
+}
+
+/** A provider's status word as the contract's (360dialog answers "submitted" for a template under review). */
+export function statusOf(v: unknown): TemplateStatus {
+  const s = typeof v === "string" ? v.toUpperCase() : "";
+  return (s && s !== "SUBMITTED" ? s : "PENDING") as TemplateStatus;
 }

@@ -3,7 +3,8 @@
  * (constant-time, any header shape refused but Meta's), the envelope flattened into changes.
  */
 import { createHmac } from "node:crypto";
-import { parseEnvelope, phoneNumberIdOf, sameSecret, signatureValid, verificationAnswer } from "./webhook";
+import { hmacSignatureValid as signatureValid, sameSecret } from "@openatende/plugin-sdk";
+import { parseEnvelope, phoneNumberIdOf, verificationAnswer } from "./webhook";
 
 const SECRET = "0123456789abcdef0123456789abcdef";
 const sign = (body: string, secret = SECRET) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
@@ -47,7 +48,7 @@ describe("WABA webhook checks", () => {
       ["1", "messages", "222"],
       ["2", "account_update", null],
     ]);
-    expect(() => parseEnvelope(Buffer.from("not json"))).toThrow(expect.objectContaining({ code: "ERR_WABA_PAYLOAD_INVALID", status: 400 }));
-    expect(() => parseEnvelope(Buffer.from('{"object":"instagram","entry":[]}'))).toThrow(expect.objectContaining({ code: "ERR_WABA_PAYLOAD_INVALID" }));
+    expect(() => parseEnvelope(Buffer.from("not json"))).toThrow(expect.objectContaining({ code: "PAYLOAD_INVALID", status: 400 }));
+    expect(() => parseEnvelope(Buffer.from('{"object":"instagram","entry":[]}'))).toThrow(expect.objectContaining({ code: "PAYLOAD_INVALID" }));
   });
 });

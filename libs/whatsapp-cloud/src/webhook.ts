@@ -1,5 +1,6 @@
 /**
- * Meta's webhook as it comes over HTTP:
+ * The Cloud API's webhook as it comes over HTTP (the body read and its HMAC checked with the
+ * SDK's webhook-security):
  *
  * - the verification handshake (GET ?hub.mode=subscribe&hub.verify_token=…&hub.challenge=…):
  *   the challenge answered as is when the token is the connection's, refused otherwise;
@@ -9,55 +10,21 @@
  * - the envelope `{object:"whatsapp_business_account", entry:[{id, changes:[{field, value}]}]}`
  *   flattened into its changes (a POST may carry several entries, each several changes).
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { sameSecret } from "@openatende/plugin-sdk";
 
+/** Meta's signature header (`sha256=<hex>`; the SDK's hmacSignatureValid checks it). */
 export const SIGNATURE_HEADER = "x-hub-signature-256";
-/** Meta's deliveries are small JSON (media come by id): anything larger is not Meta's. */
+/** The deliveries are small JSON (media come by id): anything larger is not the provider's. */
 export const MAX_DELIVERY_BYTES = 3 * 1024 * 1024;
 
+/** A body that is not the Cloud API's envelope (deliveries.ts answers it with the plugin's PAYLOAD_INVALID code). */
 export class DeliveryError extends Error {
-  constructor(
-    readonly code: "ERR_PAYLOAD_TOO_LARGE" | "ERR_WABA_PAYLOAD_INVALID",
-    readonly status: number,
-    message: string,
-  ) {
+  readonly code = "PAYLOAD_INVALID";
+  readonly status = 400;
+  constructor(message: string) {
     super(message);
     this.name = "DeliveryError";
   }
-}
-
-/** Reads a request body stream into one buffer, refusing more than `max` bytes (the rest is drained, not kept). */
-export async function readBody(stream: AsyncIterable<unknown> | null | undefined, max = MAX_DELIVERY_BYTES): Promise<Buffer> {
-  if (!stream) return Buffer.alloc(0);
-  const parts: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stream) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
-    total += buf.length;
-    if (total <= max) parts.push(buf);
-  }
-  if (total > max) throw new DeliveryError("ERR_PAYLOAD_TOO_LARGE", 413, `The delivery is larger than ${max} bytes`);
-  return Buffer.concat(parts);
-}
-
-export function signatureOf(body: Buffer | string, appSecret: string): string {
-  return `sha256=${createHmac("sha256", appSecret).update(body).digest("hex")}`;
-}
-
-/** Constant-time check of the X-Hub-Signature-256 header against the body's signature. */
-export function signatureValid(body: Buffer, appSecret: string, header: string | undefined): boolean {
-  if (typeof header !== "string") return false;
-  const m = /^sha256=([0-9a-fA-F]{64})$/.exec(header.trim());
-  if (!m) return false;
-  const expected = createHmac("sha256", appSecret).update(body).digest();
-  return timingSafeEqual(Buffer.from(m[1], "hex"), expected);
-}
-
-/** Constant-time equality of two secrets (different lengths are unequal, without an early exit on content). */
-export function sameSecret(a: string, b: string): boolean {
-  const ha = createHmac("sha256", "openatende:waba").update(a).digest();
-  const hb = createHmac("sha256", "openatende:waba").update(b).digest();
-  return timingSafeEqual(ha, hb);
 }
 
 /** The handshake's answer: the challenge to echo, or null when it must be refused. */
@@ -87,11 +54,11 @@ export function parseEnvelope(body: Buffer): WebhookChange[] {
   try {
     parsed = JSON.parse(body.toString("utf8"));
   } catch {
-    throw new DeliveryError("ERR_WABA_PAYLOAD_INVALID", 400, "The delivery is not valid JSON");
+    throw new DeliveryError("The delivery is not valid JSON");
   }
   const env = parsed as { object?: unknown; entry?: unknown };
   if (!env || typeof env !== "object" || env.object !== "whatsapp_business_account" || !Array.isArray(env.entry)) {
-    throw new DeliveryError("ERR_WABA_PAYLOAD_INVALID", 400, 'The delivery is not a "whatsapp_business_account" envelope');
+    throw new DeliveryError('The delivery is not a "whatsapp_business_account" envelope');
   }
   const out: WebhookChange[] = [];
   for (const entry of env.entry as Array<{ id?: unknown; changes?: unknown }>) {

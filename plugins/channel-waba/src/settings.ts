@@ -12,6 +12,8 @@
 export const DEFAULT_GRAPH_URL = "https://graph.facebook.com";
 export const DEFAULT_API_VERSION = "v23.0";
 
+import type { SettingsRead } from "@openatende/whatsapp-cloud";
+
 export interface WabaSettings {
   phoneNumberId: string;
   accessToken: string;
@@ -22,6 +24,8 @@ export interface WabaSettings {
   appSecret: string;
   /** The Graph API's base URL, no trailing slash. */
   graphUrl: string;
+  /** The access token, app secret and verification token: never in logs (the library's redact). */
+  secrets: string[];
 }
 
 const ID = /^[0-9]{5,30}$/;
@@ -31,11 +35,9 @@ const URL_PATTERN = /^https?:\/\/[^\s/]+[^\s]*$/i;
 
 const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 
-export type SettingsRead = { ok: true; settings: WabaSettings } | { ok: false; detail: string; field: string };
-
-export function readSettings(raw: Record<string, unknown> | null | undefined): SettingsRead {
+export function readSettings(raw: Record<string, unknown> | null | undefined): SettingsRead<WabaSettings> {
   const s = raw ?? {};
-  const bad = (field: string, detail: string): SettingsRead => ({ ok: false, field, detail });
+  const bad = (field: string, detail: string): SettingsRead<WabaSettings> => ({ ok: false, field, detail });
   const phoneNumberId = str(s.phoneNumberId);
   if (!ID.test(phoneNumberId)) return bad("phoneNumberId", "The phone-number id is missing or is not a number (5 to 30 digits)");
   const accessToken = str(s.accessToken);
@@ -52,21 +54,5 @@ export function readSettings(raw: Record<string, unknown> | null | undefined): S
   if (appSecret.length < 16 || appSecret.length > 200 || !TOKEN.test(appSecret)) return bad("appSecret", "The app secret is missing or malformed (16 to 200 characters, no spaces)");
   const graphUrl = (str(s.graphUrl) || DEFAULT_GRAPH_URL).replace(/\/+$/, "");
   if (!URL_PATTERN.test(graphUrl) || graphUrl.length > 500) return bad("graphUrl", "The Graph API URL is not an http(s) URL");
-  return { ok: true, settings: { phoneNumberId, accessToken, businessAccountId, appId, apiVersion, verifyToken, appSecret, graphUrl } };
-}
-
-/** The path of a connection's webhook under the API (Meta is given `<publicUrl>/api<path>`). */
-export function webhookPath(connectionToken: string): string {
-  return `/waba/${encodeURIComponent(connectionToken)}/webhook`;
-}
-
-export function webhookUrl(publicUrl: string, connectionToken: string): string {
-  return `${publicUrl.replace(/\/+$/, "")}/api${webhookPath(connectionToken)}`;
-}
-
-/** Hides a connection's secrets in texts that go to logs, statuses and failure reasons. */
-export function redact(text: string, settings?: Partial<Pick<WabaSettings, "accessToken" | "appSecret" | "verifyToken">>): string {
-  let out = text;
-  for (const secret of [settings?.accessToken, settings?.appSecret, settings?.verifyToken]) if (secret) out = out.split(secret).join("<secret>");
-  return out;
+  return { ok: true, settings: { phoneNumberId, accessToken, businessAccountId, appId, apiVersion, verifyToken, appSecret, graphUrl, secrets: [accessToken, appSecret, verifyToken] } };
 }

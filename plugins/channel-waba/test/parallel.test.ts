@@ -6,7 +6,7 @@
  * the order they came.
  */
 import { createTenant, startCore, type TenantFixture, type TestCore } from "@openatende/core/testkit";
-import { heldId, LANES_PER_CONNECTION } from "../src/deliveries";
+import { heldId, LANES_PER_CONNECTION } from "@openatende/whatsapp-cloud";
 import { FakeGraph } from "./fake-graph";
 import { connectWaba, LOOPBACK_FAKES, messagesOf, newCustomer, pluginService, ticketWithMessages, waitFor, type WabaConnection } from "./helpers";
 import { envelope, mediaMessage, messagesValue, status, textMessage, type Customer } from "./meta-payloads";

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Alert, Button, Card, Empty, Modal, Select, Space, Table, Tag, Tooltip, Typography } from "antd";
 import { DeleteOutlined, MessageOutlined, PlusOutlined, ReloadOutlined } from "@ant-design/icons";
 import type { ChannelTemplate, TemplateStatus } from "@openatende/plugin-sdk/src/channel-contract";
-import { screenRuntime } from "./templates-screen";
+import { onScreenEvent, screenRuntime, screenTypes } from "./templates-screen";
 import { TemplateModal } from "./TemplateModal";
 
 interface ConnectionRow {
@@ -12,7 +12,7 @@ interface ConnectionRow {
   status: string;
 }
 
-/** What channel-waba pushes when Meta's review changes a template (template-webhook.ts). */
+/** What a Cloud plugin pushes when Meta's review changes a template (template-webhook.ts). */
 interface StatusPush {
   connectionId: number;
   businessAccountId: string;
@@ -27,7 +27,7 @@ const PAGE = 25;
 const STATUS_COLOR: Record<string, string> = { APPROVED: "green", PENDING: "gold", REJECTED: "red", PAUSED: "orange", DISABLED: "default", IN_APPEAL: "purple" };
 const keyOf = (r: ChannelTemplate) => r.id ?? `${r.name}:${r.language}`;
 
-/** Settings › Templates: a WABA connection's templates at Meta (paged), created, refreshed and deleted here; review statuses arrive live. */
+/** Settings › Templates: a WhatsApp Cloud connection's templates (WABA or 360dialog; paged), created, refreshed and deleted here; review statuses arrive live. */
 export default function TemplatesPage() {
   const runtime = screenRuntime();
   const t = (k: string, v?: Record<string, unknown>) => runtime.t(`tpl.${k}`, v);
@@ -47,7 +47,8 @@ export default function TemplatesPage() {
     runtime.api.get<ConnectionRow[]>("/connections", { silent: true }).then(
       (list) => {
         if (!live) return;
-        const waba = list.filter((c) => c.type === "channel-waba");
+        const types = screenTypes();
+        const waba = list.filter((c) => types.includes(c.type));
         setConnections(waba);
         setConnectionId((waba.find((c) => c.status === "connected") ?? waba[0])?.id ?? null);
       },
@@ -90,7 +91,7 @@ export default function TemplatesPage() {
   // Meta's review, live: the row of that template id (every number of the account shares it).
   useEffect(
     () =>
-      runtime.realtime.on("template.status", (payload) => {
+      onScreenEvent("template.status", (payload) => {
         const p = payload as StatusPush;
         if (!p?.id || !p.status) return;
         setRows((old) => old.map((r) => (r.id === p.id ? { ...r, status: p.status as TemplateStatus, rejectedReason: p.reason } : r)));

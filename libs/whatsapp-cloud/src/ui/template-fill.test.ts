@@ -82,13 +82,16 @@ describe("filling a template's variables", () => {
 
 describe("when the picker replaces the composer", () => {
   const ticket: UiTicket = { id: 1, status: "open", contactId: 2, connectionId: 3, queueId: null, userId: 7, isGroup: false, channel: "channel-waba", serviceWindow: { hours: 24, open: false, closesAt: null } };
-  it("only on the holder's open WABA ticket whose window closed", () => {
-    expect(pickerApplies(ticket, 7)).toBe(true);
-    expect(pickerApplies(ticket, 8)).toBe(false);
-    expect(pickerApplies({ ...ticket, status: "pending" }, 7)).toBe(false);
-    expect(pickerApplies({ ...ticket, channel: "channel-whatsapp" }, 7)).toBe(false);
-    expect(pickerApplies({ ...ticket, serviceWindow: { hours: 24, open: true, closesAt: Date.now() + 1000 } }, 7)).toBe(false);
-    expect(pickerApplies({ ...ticket, serviceWindow: null }, 7)).toBe(false);
+  it("only on the holder's open ticket of the plugin's channel whose window closed", () => {
+    expect(pickerApplies(ticket, 7, "channel-waba")).toBe(true);
+    expect(pickerApplies(ticket, 8, "channel-waba")).toBe(false);
+    expect(pickerApplies({ ...ticket, status: "pending" }, 7, "channel-waba")).toBe(false);
+    expect(pickerApplies({ ...ticket, channel: "channel-whatsapp" }, 7, "channel-waba")).toBe(false);
+    // 360dialog's picker takes its own tickets, never WABA's.
+    expect(pickerApplies({ ...ticket, channel: "channel-360" }, 7, "channel-360")).toBe(true);
+    expect(pickerApplies(ticket, 7, "channel-360")).toBe(false);
+    expect(pickerApplies({ ...ticket, serviceWindow: { hours: 24, open: true, closesAt: Date.now() + 1000 } }, 7, "channel-waba")).toBe(false);
+    expect(pickerApplies({ ...ticket, serviceWindow: null }, 7, "channel-waba")).toBe(false);
   });
 
   it("has every text in the four languages", () => {

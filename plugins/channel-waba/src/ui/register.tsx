@@ -1,11 +1,11 @@
 import { lazy } from "react";
 import { defineUi } from "@openatende/plugin-sdk/ui";
 import { texts } from "./texts";
-import { registerTemplatePicker } from "./register-picker";
-import { registerTemplatesScreen } from "./templates-screen";
+import { registerTemplatePicker } from "@openatende/whatsapp-cloud/src/ui/register-picker";
+import { registerTemplatesScreen } from "@openatende/whatsapp-cloud/src/ui/templates-screen";
 import { DEFAULT_VERSION, validateWaba } from "./validate";
 
-/** The WABA plugin's UI: its part of the connection form. */
+/** The WABA plugin's UI: its part of the connection form, and the Cloud API's template screen and picker (the library's). */
 export default defineUi((runtime) => {
   runtime.addTranslations(texts);
   registerTemplatePicker(runtime);
