@@ -5,7 +5,7 @@
  * POST /api/hub/<connection token>/webhook/<secret>. It is compared in constant time, before
  * the body is read.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { readWebhookBody, sameSecret, WebhookBodyTooLarge } from "@openatende/plugin-sdk";
 
 /** The largest delivery read: events carry file URLs, never the files. */
 export const MAX_DELIVERY_BYTES = 1024 * 1024;
@@ -21,27 +21,14 @@ export class DeliveryError extends Error {
   }
 }
 
-/** Constant-time comparison of the secret in a webhook's path with the connection's. */
-export function secretMatches(given: string | undefined, expected: string): boolean {
-  if (typeof given !== "string" || !expected) return false;
-  // Digests first: both sides one length, so neither the length nor a prefix leaks.
-  const a = createHmac("sha256", "openatende:hub:webhook").update(given).digest();
-  const b = createHmac("sha256", "openatende:hub:webhook").update(expected).digest();
-  return timingSafeEqual(a, b);
-}
+/** Constant-time comparison of the secret in a webhook's path with the connection's (the SDK's). */
+export const secretMatches = (given: string | undefined, expected: string): boolean => sameSecret(given, expected);
 
-/** Reads a request body stream into one buffer, refusing more than `max` bytes (the rest is drained). */
+/** Reads a request body stream into one buffer, refusing more than `max` bytes (the SDK's reader). */
 export async function readBody(stream: AsyncIterable<unknown> | null | undefined, max = MAX_DELIVERY_BYTES): Promise<Buffer> {
-  if (!stream) return Buffer.alloc(0);
-  const parts: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stream) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
-    total += buf.length;
-    if (total <= max) parts.push(buf);
-  }
-  if (total > max) throw new DeliveryError("ERR_PAYLOAD_TOO_LARGE", 413, `The delivery is larger than ${max} bytes`);
-  return Buffer.concat(parts);
+  return readWebhookBody(stream, max).catch((err: unknown) => {
+    throw err instanceof WebhookBodyTooLarge ? new DeliveryError("ERR_PAYLOAD_TOO_LARGE", 413, err.message) : err;
+  });
 }
 
 /** The delivery's JSON (the hub posts application/json). */

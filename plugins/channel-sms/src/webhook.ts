@@ -9,6 +9,8 @@
  * by the provider (verifyWebhook), proves the caller was given the address. The body is read
  * raw (a stream route) so a provider that signs its bytes can be checked on them.
  */
+import { readWebhookBody } from "@openatende/plugin-sdk";
+
 export const WEBHOOK_EVENTS = ["status", "inbound"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -21,26 +23,11 @@ export const WEBHOOK_HEADERS = ["content-type", "x-twilio-signature"];
 /** Per public address and per connection, in a 60 s window (the core's counters, shared by every node). */
 export const WEBHOOK_LIMITS = { perAddress: 600, perConnection: 1200, windowSeconds: 60 };
 
-export class DeliveryTooLarge extends Error {
-  constructor(readonly max: number) {
-    super(`The delivery is larger than ${max} bytes`);
-    this.name = "DeliveryTooLarge";
-  }
-}
+/** A delivery larger than the reader's ceiling: the SDK's (answered 413, nothing kept). */
+export { WebhookBodyTooLarge as DeliveryTooLarge } from "@openatende/plugin-sdk";
 
 /** Reads a request body stream into one buffer, refusing (and draining) more than `max` bytes. */
-export async function readBody(stream: AsyncIterable<unknown> | null | undefined, max = MAX_DELIVERY_BYTES): Promise<Buffer> {
-  if (!stream) return Buffer.alloc(0);
-  const parts: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stream) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
-    total += buf.length;
-    if (total <= max) parts.push(buf);
-  }
-  if (total > max) throw new DeliveryTooLarge(max);
-  return Buffer.concat(parts);
-}
+export const readBody = (stream: AsyncIterable<unknown> | null | undefined, max = MAX_DELIVERY_BYTES): Promise<Buffer> => readWebhookBody(stream, max);
 
 /** The connection's callback addresses, to paste in the provider's panel. */
 export function webhookUrls(publicUrl: string, connectionToken: string, secret: string): Record<WebhookEvent, string> {

@@ -11,7 +11,7 @@
  * Either way the signature covers the raw body, so it is checked on the bytes before anything
  * is parsed: nothing of an unsigned or tampered delivery is read.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { hmacSignatureOf, hmacSignatureValid, readWebhookBody, WebhookBodyTooLarge } from "@openatende/plugin-sdk";
 
 export const SIGNATURE_HEADER = "x-hmac-signature";
 /** The largest delivery read: a 30 MB file as base64 plus its event. */
@@ -41,37 +41,20 @@ export class DeliveryError extends Error {
   }
 }
 
-/** Reads a request body stream (Buffers, or strings) into one buffer, refusing more than `max` bytes. */
+/** Reads a request body stream (Buffers, or strings) into one buffer, refusing more than `max` bytes (the SDK's reader). */
 export async function readBody(stream: AsyncIterable<unknown> | null | undefined, max = MAX_DELIVERY_BYTES): Promise<Buffer> {
-  if (!stream) return Buffer.alloc(0);
-  const parts: Buffer[] = [];
-  let total = 0;
-  let tooLarge = false;
-  for await (const chunk of stream) {
-    if (tooLarge) continue; // drained, not kept
-    const buf = Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
-    total += buf.length;
-    if (total > max) {
-      tooLarge = true;
-      parts.length = 0;
-      continue;
-    }
-    parts.push(buf);
-  }
-  if (tooLarge) throw new DeliveryError("ERR_PAYLOAD_TOO_LARGE", 413, `The delivery is larger than ${max} bytes`);
-  return Buffer.concat(parts);
+  return readWebhookBody(stream, max).catch((err: unknown) => {
+    throw err instanceof WebhookBodyTooLarge ? new DeliveryError("ERR_PAYLOAD_TOO_LARGE", 413, err.message) : err;
+  });
 }
 
-export function signatureOf(body: Buffer, key: string): string {
-  return createHmac("sha256", key).update(body).digest("hex");
-}
+/** wuzapi's signature: the bare hex HMAC-SHA256 of the body with the connection's key. */
+export const signatureOf = (body: Buffer, key: string): string => hmacSignatureOf(body, key, { prefix: "" });
 
-/** Constant-time check of the header against the body's signature. */
+/** Constant-time check of the header (bare hex, or with a `sha256=` prefix; any case) against the body's signature. */
 export function signatureValid(body: Buffer, key: string, header: string | undefined): boolean {
   if (typeof header !== "string") return false;
-  const got = header.trim().toLowerCase().replace(/^sha256=/, "");
-  if (!/^[0-9a-f]{64}$/.test(got)) return false;
-  return timingSafeEqual(Buffer.from(got, "hex"), Buffer.from(signatureOf(body, key), "hex"));
+  return hmacSignatureValid(body, key, header.trim().toLowerCase().replace(/^sha256=/, ""), { prefix: "" });
 }
 
 /** The event of a verified delivery, JSON or form-encoded as its content type says. */
