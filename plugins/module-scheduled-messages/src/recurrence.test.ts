@@ -76,6 +76,12 @@ describe("nextOccurrence", () => {
     expect(series(weekly, 1)).toEqual(["2026-11-06T14:00:00.000Z"]);
   });
 
+  it("keeps the first send's seconds", () => {
+    const start = Date.parse("2026-12-01T12:00:21.074Z");
+    expect(series(rule({ recurrence: "daily", scheduleDate: start }), 1)).toEqual(["2026-12-02T12:00:21.074Z"]);
+    expect(series(rule({ recurrence: "custom", customDays: [3], scheduleDate: start }), 1)).toEqual(["2026-12-02T12:00:21.074Z"]);
+  });
+
   it("skips occurrences missed while down: the next one after the time given", () => {
     const start = instantOf(2026, 12, 1, 9, 0, SP);
     const r = rule({ recurrence: "daily", scheduleDate: start });

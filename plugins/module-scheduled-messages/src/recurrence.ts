@@ -98,6 +98,13 @@ function addDays(y: number, m: number, d: number, days: number): { y: number; m:
 
 /** The n-th occurrence (0: the first send) of a daily, weekly, biweekly or monthly rule. */
 export function occurrence(rule: RecurrenceRule, n: number): number {
+  return wallOccurrence(rule, n) + subMinute(rule.scheduleDate);
+}
+
+/** Seconds and milliseconds of the first send, kept by every occurrence (offsets are whole minutes). */
+const subMinute = (t: number) => ((t % 60_000) + 60_000) % 60_000;
+
+function wallOccurrence(rule: RecurrenceRule, n: number): number {
   const a = wallOf(rule.scheduleDate, rule.timeZone);
   if (rule.recurrence === "monthly") {
     const months = a.m - 1 + n;
@@ -151,7 +158,7 @@ function nextCustom(rule: RecurrenceRule, after: number): number | null {
     const day = addDays(w.y, w.m, w.d, i);
     const weekday = new Date(Date.UTC(day.y, day.m - 1, day.d)).getUTCDay();
     if (!days.has(weekday)) continue;
-    const t = instantOf(day.y, day.m, day.d, a.h, a.min, rule.timeZone);
+    const t = instantOf(day.y, day.m, day.d, a.h, a.min, rule.timeZone) + subMinute(rule.scheduleDate);
     if (t > after) return t;
   }
   return null;

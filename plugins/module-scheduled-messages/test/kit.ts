@@ -21,8 +21,11 @@ export class Clock {
 
 export const MIN = 60_000;
 
-export function scheduledCore(clock: Clock, opts: StartOptions = {}): Promise<TestCore> {
-  return startCore({ clock, schedulerTickMs: 200, env: { NAMESPACE: `sched-${uid()}` }, ...opts });
+/** A core on `clock`; `restartOf`: the same installation (database, data, Redis namespace) after `stop({ keep: true })`. */
+export function scheduledCore(clock: Clock, restartOf?: TestCore): Promise<TestCore> {
+  const env = { NAMESPACE: restartOf?.config.namespace ?? `sched-${uid()}` };
+  const opts: StartOptions = { clock, schedulerTickMs: 200, env, ...(restartOf ? { reuse: restartOf.store } : {}) };
+  return startCore(opts);
 }
 
 export async function ok<T = any>(p: Promise<Res<T>>, status = 200): Promise<T> {
