@@ -1,0 +1,174 @@
+/**
+ * What the plugin remembers across restarts and nodes, in the plugin context's Redis (keys
+ * under `<redisPrefix>:channel-instagram`):
+ *
+ * - the sent log: what each part of a send of the core's message id answered. The Send API
+ *   has no idempotency key, so a send the core hands over again is answered from here; it is
+ *   claimed before Meta is called, and a claim whose answer was lost (a timeout) is not sent
+ *   again (ERR_INSTAGRAM_SEND_UNCERTAIN) rather than risk a customer getting it twice;
+ * - our mids: every message id Meta gave a send of ours (with the id the core stored it under,
+ *   for the parts of a split text), so that its echo is not stored as a second message and a
+ *   read receipt of any part reaches the message;
+ * - each customer's last message time: the 24-hour and 7-day windows are the customer's;
+ * - each customer's profile, fetched once;
+ * - the account index: which connections (by token) serve an Instagram account id, so that a
+ *   webhook of a Meta app serving several accounts reaches each account's own connection.
+ *
+ * Without Redis nothing is remembered: every send goes out, and the core's unique key on the
+ * message id still stores each message once.
+ */
+import { createHash } from "node:crypto";
+import type Redis from "ioredis";
+import { PluginError, type SendResult } from "@openatende/plugin-sdk";
+
+const DAY = 86400;
+/** Longer than any outage the core's outbox waits out, and than Meta's retries. */
+const KEEP_SECONDS = 8 * DAY;
+const PROFILE_SECONDS = 7 * DAY;
+const PENDING = "pending";
+
+export interface StoreOptions {
+  redisUrl?: string;
+  /** "<redisPrefix>:channel-instagram" */
+  prefix: string;
+  log: { warn(...a: unknown[]): void };
+  /** Whether a failed send may have reached Meta all the same (its claim is then kept). */
+  uncertain(err: unknown): boolean;
+}
+
+export interface StoredProfile {
+  name?: string;
+  avatarUrl?: string;
+}
+
+export class PluginStore {
+  private redis: Redis | null = null;
+  private readonly running = new Map<string, Promise<SendResult>>();
+
+  constructor(private readonly opts: StoreOptions) {}
+
+  private client(): Redis | null {
+    if (!this.opts.redisUrl) return null;
+    if (!this.redis) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const IORedis = require("ioredis") as typeof import("ioredis").default;
+      this.redis = new IORedis(this.opts.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 3000 });
+      this.redis.on("error", () => undefined);
+    }
+    return this.redis;
+  }
+
+  private async run<T>(what: string, fn: (r: Redis) => Promise<T>, fallback: T): Promise<T> {
+    const r = this.client();
+    if (!r) return fallback;
+    try {
+      return await fn(r);
+    } catch (err) {
+      this.opts.log.warn(`plugin store: ${what} failed (${(err as Error).message})`);
+      return fallback;
+    }
+  }
+
+  private key(...parts: Array<string | number>): string {
+    return [this.opts.prefix, ...parts].join(":");
+  }
+
+  /** Runs `send` once per (connection, message id, part, what is sent); see the file's comment. */
+  async once(scope: { connection: string; messageId?: number; part: number; what: unknown }, send: () => Promise<SendResult>): Promise<SendResult> {
+    if (scope.messageId === undefined) return send();
+    const digest = createHash("sha256").update(JSON.stringify(scope.what)).digest("base64url").slice(0, 16);
+    const key = this.key("sent", scope.connection, scope.messageId, scope.part, digest);
+    const running = this.running.get(key);
+    if (running) return running;
+    const p = this.claimAndSend(key, send);
+    this.running.set(key, p);
+    try {
+      return await p;
+    } finally {
+      this.running.delete(key);
+    }
+  }
+
+  private async claimAndSend(key: string, send: () => Promise<SendResult>): Promise<SendResult> {
+    const r = this.client();
+    let claimed = false;
+    if (r) {
+      try {
+        claimed = (await r.set(key, PENDING, "EX", KEEP_SECONDS, "NX")) === "OK";
+        if (!claimed) {
+          const known = await r.get(key);
+          if (known && known !== PENDING) return JSON.parse(known) as SendResult;
+          if (known === PENDING) throw new PluginError("ERR_INSTAGRAM_SEND_UNCERTAIN", 409);
+          claimed = (await r.set(key, PENDING, "EX", KEEP_SECONDS, "NX")) === "OK";
+        }
+      } catch (err) {
+        if (err instanceof PluginError) throw err;
+        this.opts.log.warn(`sent log unreadable (${(err as Error).message}): sending without the repeat check`);
+      }
+    }
+    let res: SendResult;
+    try {
+      res = await send();
+    } catch (err) {
+      if (claimed && !this.opts.uncertain(err)) await r!.del(key).catch(() => undefined);
+      throw err;
+    }
+    if (claimed) await r!.set(key, JSON.stringify(res), "EX", KEEP_SECONDS).catch((err: Error) => this.opts.log.warn(`sent log not written (${err.message})`));
+    return res;
+  }
+
+  /** Records a mid Meta gave a send of ours; `main` is the id the core stores the message under. */
+  async markOurs(connection: string, mid: string, main: string): Promise<void> {
+    await this.run("record a sent mid", (r) => r.set(this.key("ours", connection, mid), main, "EX", KEEP_SECONDS), null);
+  }
+
+  /** The core's id of a mid we sent, or null when it is not ours. */
+  async oursOf(connection: string, mid: string): Promise<string | null> {
+    return this.run("read a sent mid", (r) => r.get(this.key("ours", connection, mid)), null);
+  }
+
+  /** Moves the customer's last message time forward (never back: deliveries come out of order). */
+  async touchInbound(connection: string, igsid: string, at: number): Promise<void> {
+    const key = this.key("last-in", connection, igsid);
+    await this.run(
+      "record the last inbound time",
+      async (r) => {
+        const known = Number(await r.get(key)) || 0;
+        if (at > known) await r.set(key, String(at), "EX", KEEP_SECONDS);
+      },
+      null,
+    );
+  }
+
+  async lastInbound(connection: string, igsid: string): Promise<number | null> {
+    const v = await this.run("read the last inbound time", (r) => r.get(this.key("last-in", connection, igsid)), null);
+    return v ? Number(v) || null : null;
+  }
+
+  async profileOf(connection: string, igsid: string): Promise<StoredProfile | null> {
+    const v = await this.run("read a profile", (r) => r.get(this.key("profile", connection, igsid)), null);
+    return v ? (JSON.parse(v) as StoredProfile) : null;
+  }
+
+  async saveProfile(connection: string, igsid: string, p: StoredProfile): Promise<void> {
+    await this.run("record a profile", (r) => r.set(this.key("profile", connection, igsid), JSON.stringify(p), "EX", PROFILE_SECONDS), null);
+  }
+
+  async claimAccount(igAccountId: string, token: string): Promise<void> {
+    await this.run("index the account", (r) => r.sadd(this.key("acct", igAccountId), token), 0);
+  }
+
+  async releaseAccount(igAccountId: string, token: string): Promise<void> {
+    await this.run("unindex the account", (r) => r.srem(this.key("acct", igAccountId), token), 0);
+  }
+
+  async claimsOf(igAccountId: string): Promise<string[]> {
+    return this.run("read the account index", (r) => r.smembers(this.key("acct", igAccountId)), []);
+  }
+
+  async close(): Promise<void> {
+    const r = this.redis;
+    this.redis = null;
+    if (r) await r.quit().catch(() => r.disconnect());
+  }
+}
