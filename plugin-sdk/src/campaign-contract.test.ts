@@ -6,6 +6,7 @@ import { CAMPAIGN_CONTACT_STATUSES, CAMPAIGN_ROUTE_OPS, CAMPAIGN_STATUSES, campa
 import { checkCampaignPlugin } from "./conformance/campaign";
 import { definePlugin } from "./define-plugin";
 import { jobActions } from "./jobs";
+import type { ServiceSchema } from "moleculer";
 
 const pkgJson = (kind: string) => ({
   name: "@x/campaign-test",
@@ -15,11 +16,11 @@ const pkgJson = (kind: string) => ({
 });
 
 const params = { id: { type: "number", optional: true } };
-function routes(skip: string[] = []) {
-  const out: Record<string, unknown> = {};
+function routes(skip: string[] = []): NonNullable<ServiceSchema["actions"]> {
+  const out: NonNullable<ServiceSchema["actions"]> = {};
   for (const op of Object.keys(CAMPAIGN_ROUTE_OPS) as Array<keyof typeof CAMPAIGN_ROUTE_OPS>) {
     if (skip.includes(op)) continue;
-    out[op] = { rest: campaignRoute("campanhas", op), access: "user", params, handler: () => null };
+    out[op] = { rest: campaignRoute("campanhas", op), access: "user", params, handler: () => null } as NonNullable<ServiceSchema["actions"]>[string];
   }
   return out;
 }
