@@ -1,0 +1,8 @@
+/**
+ * @openatende/campaign-engine — the campaign engine every campaign type (normal, WABA
+ * template, SMS) builds on; the kind's contract is the SDK's campaign-contract.ts.
+ */
+export * from "./errors";
+export * from "./rules";
+export * from "./pacing";
+export * from "./csv";
