@@ -62,9 +62,13 @@ export class InstagramChannel {
     return l && l.ref.tenantId === ref.tenantId ? l : undefined;
   }
 
+  /** The platform's outbound URL policy (its allow-list) for every call the plugin makes. */
+  policy(): OutboundPolicy {
+    return { allow: this.opts.context?.outboundAllow ?? [] };
+  }
+
   graphFor(settings: InstagramSettings): GraphClient {
-    const policy: OutboundPolicy = { allow: this.opts.context?.outboundAllow ?? [] };
-    return new GraphClient(settings, { policy, retryMs: this.opts.retryMs() });
+    return new GraphClient(settings, { policy: this.policy(), retryMs: this.opts.retryMs() });
   }
 
   async connect(p: ConnectParams, caller: Caller): Promise<StatusResult> {

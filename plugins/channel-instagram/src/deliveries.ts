@@ -28,6 +28,7 @@ import {
 } from "@openatende/plugin-sdk";
 import { storeKeyOf, type InstagramChannel } from "./channel";
 import { needsCredentials } from "./failures";
+import { takeFile } from "./files";
 import { GraphError } from "./graph";
 import { eventsOf, PayloadError, type IgEvent } from "./normalise";
 import { readSettings, type InstagramSettings } from "./settings";
@@ -158,10 +159,19 @@ export class Deliveries {
         const base: InboundMessage = { ...ref, providerMessageId: e.mid, timestamp: e.timestamp, from, ...(e.replyTo ? { replyToProviderId: e.replyTo } : {}), ...(e.echo ? { fromMe: true } : {}) };
         // One message per file (the core keeps one file a message); the text rides with the first.
         const parts: InboundMessage[] = e.files.length
-          ? e.files.map((f, i) => ({ ...base, providerMessageId: i ? `${e.mid}:${i}` : e.mid, media: { url: f.url, mimeType: f.mimeType }, ...(i === 0 && e.text ? { body: e.text } : {}) }))
+          ? e.files.map((f, i) => ({ ...base, providerMessageId: i ? `${e.mid}:${i}` : e.mid, ...(i === 0 && e.text ? { body: e.text } : {}) }))
           : [{ ...base, body: e.text }];
         let duplicate = true;
-        for (const m of parts) if (!(await inbound(this.core, m)).duplicate) duplicate = false;
+        for (let i = 0; i < parts.length; i++) {
+          const m = parts[i];
+          // A replay does not fetch its file again (the core already has the message).
+          if (e.files[i]) {
+            if (await store.taken(key, m.providerMessageId)) continue;
+            m.media = await takeFile(this.core, ref, e.files[i], this.channel.policy(), this.log());
+          }
+          if (!(await inbound(this.core, m)).duplicate) duplicate = false;
+          if (e.files[i]) await store.markTaken(key, m.providerMessageId);
+        }
         return duplicate ? "duplicate" : "stored";
       }
       case "postback": {

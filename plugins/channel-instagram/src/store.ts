@@ -127,6 +127,15 @@ export class PluginStore {
     return this.run("read a sent mid", (r) => r.get(this.key("ours", connection, mid)), null);
   }
 
+  /** Whether a message with a file was handed to the core (a replay does not fetch its file again). */
+  async taken(connection: string, providerMessageId: string): Promise<boolean> {
+    return (await this.run("read the messages taken in", (r) => r.exists(this.key("taken", connection, providerMessageId)), 0)) === 1;
+  }
+
+  async markTaken(connection: string, providerMessageId: string): Promise<void> {
+    await this.run("record a message taken in", (r) => r.set(this.key("taken", connection, providerMessageId), "1", "EX", KEEP_SECONDS), null);
+  }
+
   /** Moves the customer's last message time forward (never back: deliveries come out of order). */
   async touchInbound(connection: string, igsid: string, at: number): Promise<void> {
     const key = this.key("last-in", connection, igsid);

@@ -50,6 +50,7 @@ export class FakeGraph {
   readonly requests: Array<{ method: string; path: string; status: number }> = [];
   /** The customer's last message time, from the events this fake made. */
   readonly lastFrom = new Map<string, number>();
+  private readonly files = new Map<string, { data: Buffer; mimeType: string }>();
   private programmed: Array<{ status: number; code: number; subcode?: number; message: string }> = [];
   private server: http.Server;
 
@@ -81,6 +82,12 @@ export class FakeGraph {
   addUser(name: string, igsid = newIgsid()): string {
     this.users.set(igsid, { name, username: name.toLowerCase().replace(/\W+/g, "_"), profile_pic: `https://scontent.cdninstagram.com/v/${igsid}.jpg` });
     return igsid;
+  }
+
+  /** A file on the fake CDN; answers its URL. */
+  addFile(name: string, data: Buffer, mimeType: string): string {
+    this.files.set(name, { data, mimeType });
+    return `${this.url}/cdn/${name}`;
   }
 
   /** The next calls answer these errors, in order. */
@@ -141,6 +148,13 @@ export class FakeGraph {
     };
     const error = (status: number, code: number, message: string, subcode?: number) =>
       answer(status, { error: { message, type: code === 190 ? "OAuthException" : "IGApiException", code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: "AbCdEf" } });
+    // Meta's CDN: attachment files, by URL, no token.
+    const file = path.startsWith("/cdn/") ? this.files.get(path.slice(5)) : undefined;
+    if (file) {
+      this.requests.push({ method: req.method ?? "", path, status: 200 });
+      res.writeHead(200, { "content-type": file.mimeType, "content-length": String(file.data.length) });
+      return res.end(file.data);
+    }
     const auth = String(req.headers.authorization ?? "");
     const token = auth.startsWith("Bearer ") ? auth.slice(7) : (u.searchParams.get("access_token") ?? "");
     const account = this.accounts.find((a) => a.token === token);
