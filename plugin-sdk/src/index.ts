@@ -6,6 +6,8 @@ export * from "./channel-contract";
 export * from "./chatbot-contract";
 export * from "./campaign-contract";
 export * from "./conformance/campaign";
+export * from "./report-contract";
+export * from "./conformance/report";
 export * from "./manifest";
 export * from "./define-plugin";
 export * from "./helpers";
