@@ -14,16 +14,8 @@ import {
   definePlugin,
   pluginContext,
   resolveToken,
-  checkOutbound,
-  channelActionParams,
+  channelContractActions,
   type ChannelCapability,
-  type ConnectParams,
-  type ConnectionRef,
-  type SendParams,
-  type SendResult,
-  type StatusResult,
-  type TestParams,
-  type TestResult,
 } from "@openatende/plugin-sdk";
 import { SECRET_HEADER, readSettings, redact, sameSecret, webhookSecret } from "./bot-api";
 import { TelegramChannel } from "./channel";
@@ -61,38 +53,7 @@ export const telegramChannelPlugin = definePlugin({
     },
     actions: {
       // --- the channel contract -------------------------------------------------------------
-      connect: {
-        params: channelActionParams.connect,
-        handler(this: any, ctx: Ctx<ConnectParams>): Promise<StatusResult> {
-          return channelOf(this).connect(ctx.params, ctx);
-        },
-      },
-      disconnect: {
-        params: channelActionParams.disconnect,
-        handler(this: any, ctx: Ctx<ConnectionRef>): Promise<StatusResult> {
-          return channelOf(this).disconnect({ tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId }, ctx);
-        },
-      },
-      status: {
-        params: channelActionParams.status,
-        handler(this: any, ctx: Ctx<ConnectionRef>): StatusResult {
-          return channelOf(this).status(ctx.params);
-        },
-      },
-      send: {
-        params: channelActionParams.send,
-        handler(this: any, ctx: Ctx<SendParams>): Promise<SendResult> {
-          const { tenantId, connectionId, to, message, messageId } = ctx.params;
-          checkOutbound(CAPABILITIES, message);
-          return channelOf(this).send({ tenantId, connectionId }, to.externalId, message, messageId);
-        },
-      },
-      test: {
-        params: channelActionParams.test,
-        handler(this: any, ctx: Ctx<TestParams>): Promise<TestResult> {
-          return channelOf(this).test(ctx.params.settings);
-        },
-      },
+      ...channelContractActions((svc) => channelOf(svc), CAPABILITIES),
 
       // --- Telegram's webhook (public, keyed by the connection token, signed) ------------------
       webhook: {

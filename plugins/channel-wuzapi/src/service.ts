@@ -10,22 +10,15 @@ import { Errors } from "moleculer";
 import type { Context } from "moleculer";
 import {
   channelActionParams,
-  checkOutbound,
+  channelContractActions,
   call,
   definePlugin,
   pluginContext,
   resolveToken,
   type ChannelCapability,
-  type ConnectParams,
-  type ConnectionRef,
   type MarkReadParams,
   type MarkReadResult,
   type ResolvedToken,
-  type SendParams,
-  type SendResult,
-  type StatusResult,
-  type TestParams,
-  type TestResult,
 } from "@openatende/plugin-sdk";
 import { WuzapiChannel } from "./channel";
 import type { Timing } from "./session";
@@ -85,38 +78,7 @@ export const wuzapiChannelPlugin = definePlugin({
     },
     actions: {
       // --- the channel contract -------------------------------------------------------------
-      connect: {
-        params: channelActionParams.connect,
-        handler(this: any, ctx: Ctx<ConnectParams>): Promise<StatusResult> {
-          return channelOf(this).connect(ctx.params, ctx);
-        },
-      },
-      disconnect: {
-        params: channelActionParams.disconnect,
-        handler(this: any, ctx: Ctx<ConnectionRef>): Promise<StatusResult> {
-          return channelOf(this).disconnect({ tenantId: ctx.params.tenantId, connectionId: ctx.params.connectionId }, ctx);
-        },
-      },
-      status: {
-        params: channelActionParams.status,
-        handler(this: any, ctx: Ctx<ConnectionRef>): StatusResult {
-          return channelOf(this).status(ctx.params);
-        },
-      },
-      send: {
-        params: channelActionParams.send,
-        handler(this: any, ctx: Ctx<SendParams>): Promise<SendResult> {
-          const { tenantId, connectionId, to, message, messageId } = ctx.params;
-          checkOutbound(CAPABILITIES, message);
-          return channelOf(this).send({ tenantId, connectionId }, to.externalId, message, messageId);
-        },
-      },
-      test: {
-        params: channelActionParams.test,
-        handler(this: any, ctx: Ctx<TestParams>): Promise<TestResult> {
-          return channelOf(this).test(ctx.params.settings);
-        },
-      },
+      ...channelContractActions((svc) => channelOf(svc), CAPABILITIES),
       /**
        * The contract's optional markRead (declared: platform.channel.receipts): the blue ticks the
        * customer sees. Best effort: a session not connected sends nothing and is no error.
