@@ -68,7 +68,7 @@ export class InstagramChannel {
   }
 
   graphFor(settings: InstagramSettings): GraphClient {
-    return new GraphClient(settings, { policy: this.policy(), retryMs: this.opts.retryMs() });
+    return new GraphClient(settings, { policy: this.policy(), retryMs: this.opts.retryMs });
   }
 
   async connect(p: ConnectParams, caller: Caller): Promise<StatusResult> {

@@ -55,7 +55,8 @@ export function graphErrorOf(httpStatus: number, body: unknown): GraphError {
 export interface GraphOptions {
   policy: OutboundPolicy;
   timeoutMs?: number;
-  retryMs?: number[];
+  /** Read at each call (a test shortens them on a running service). */
+  retryMs?: () => number[];
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -105,7 +106,7 @@ export class GraphClient {
   }
 
   async call<T>(method: "GET" | "POST", path: string, json?: unknown): Promise<T> {
-    const delays = this.opts.retryMs ?? DEFAULT_RETRY_MS;
+    const delays = this.opts.retryMs?.() ?? DEFAULT_RETRY_MS;
     for (let i = 0; ; i++) {
       try {
         return await this.once<T>(method, path, json);
