@@ -6,3 +6,6 @@ export * from "./errors";
 export * from "./rules";
 export * from "./pacing";
 export * from "./csv";
+export * from "./schema";
+export * from "./store";
+export * from "./dispatch";

@@ -1,5 +1,5 @@
 /** Pacing math (pure: injected clock and random source, no sleeps). */
-import { afterClosed, afterRateLimited, afterSend, chooseVariant, CLOSED_RECHECK_MS, isRateLimited, lanesFor, pickLane, randomIntervalMs, RATE_LIMIT_MAX_BACKOFF_MS } from "./pacing";
+import { afterAccepted, afterClosed, afterRateLimited, afterSend, chooseVariant, CLOSED_RECHECK_MS, isRateLimited, lanesFor, pickLane, randomIntervalMs, RATE_LIMIT_MAX_BACKOFF_MS } from "./pacing";
 
 const T0 = 1_800_000_000_000;
 const seq = (...xs: number[]) => {
@@ -67,14 +67,17 @@ describe("lanes: round robin with per-connection pacing", () => {
     expect(s.lanes[0]).toEqual({ connectionId: 1, nextAt: T0 + 15_000, backoffMs: 10_000 });
     // Accepted again: interval + back-off, which halves.
     s = afterSend(s, 0, T0 + 15_000, 1000);
-    expect(s.lanes[0]).toEqual({ connectionId: 1, nextAt: T0 + 26_000, backoffMs: 5000 });
+    expect(s.lanes[0]).toEqual({ connectionId: 1, nextAt: T0 + 26_000, backoffMs: 10_000 });
+    s = afterAccepted(s, 1);
+    expect(s.lanes[0].backoffMs).toBe(5000);
     let b = { lanes: [{ connectionId: 1, nextAt: T0, backoffMs: RATE_LIMIT_MAX_BACKOFF_MS }], cursor: 0 };
     b = afterRateLimited(b, 0, T0);
     expect(b.lanes[0].backoffMs).toBe(RATE_LIMIT_MAX_BACKOFF_MS);
     // The back-off fades out to none.
     let f = { lanes: [{ connectionId: 1, nextAt: T0, backoffMs: 3000 }], cursor: 0 };
-    f = afterSend(f, 0, T0, 0);
-    f = afterSend(f, 0, T0, 0);
+    f = afterAccepted(f, 1);
+    expect(f.lanes[0].backoffMs).toBe(1500);
+    f = afterAccepted(f, 1);
     expect(f.lanes[0].backoffMs).toBe(0);
   });
 

@@ -53,14 +53,15 @@ export function randomIntervalMs(minSeconds: number, maxSeconds: number, random:
   return Math.round((minSeconds + random() * (maxSeconds - minSeconds)) * 1000);
 }
 
-/** The lane after an accepted send: it waits its interval plus its back-off, which then halves; the next lane goes first. */
+/** The lane after a send was claimed on it: it waits its interval plus its back-off; the next lane goes first. */
 export function afterSend(state: LaneState, index: number, now: number, intervalMs: number): LaneState {
-  const lanes = state.lanes.map((l, i) => {
-    if (i !== index) return l;
-    const backoffMs = l.backoffMs >= 2000 ? Math.floor(l.backoffMs / 2) : 0;
-    return { ...l, nextAt: now + intervalMs + l.backoffMs, backoffMs };
-  });
+  const lanes = state.lanes.map((l, i) => (i === index ? { ...l, nextAt: now + intervalMs + l.backoffMs } : l));
   return { lanes, cursor: (index + 1) % lanes.length };
+}
+
+/** The lane after its channel accepted a send: its back-off halves (under 2 s: none). */
+export function afterAccepted(state: LaneState, connectionId: number): LaneState {
+  return { ...state, lanes: state.lanes.map((l) => (l.connectionId === connectionId ? { ...l, backoffMs: l.backoffMs >= 2000 ? Math.floor(l.backoffMs / 2) : 0 } : l)) };
 }
 
 /** The lane after its channel answered "rate limited": it backs off (doubling) and the others go on. */
