@@ -186,13 +186,24 @@ async function main() {
     if (warm.errors) throw new Error(`warm-up: ${warm.firstErrors.join("; ")}`);
     let statements = 0;
     const seq = b.core.sequelize as unknown as { options: { logging: unknown } };
-    seq.options.logging = () => {
+    // --profile 1: the core's statements and the bus's action calls of the throughput phase, by kind (printed to stderr).
+    const profile = benchArg("profile", 0) ? { sql: new Map<string, number>(), calls: new Map<string, number>() } : null;
+    const tally = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+    const plainCall = b.core.broker.call.bind(b.core.broker);
+    if (profile) (b.core.broker as { call: unknown }).call = (name: string, ...rest: unknown[]) => (tally(profile.calls, name), (plainCall as (...a: unknown[]) => unknown)(name, ...rest));
+    seq.options.logging = (sql: string) => {
       statements++;
+      if (profile) tally(profile.sql, sql.replace(/^Executing \([^)]*\): /, "").replace(/'[^']*'/g, "?").replace(/\b\d+\b/g, "N").slice(0, 160));
     };
     const cpuOf = cpuSampler()();
     const full = await phase(b, replies, t.tenantId, connectionId, "full", () => 0);
     const cpu = cpuOf();
     seq.options.logging = false;
+    if (profile) {
+      (b.core.broker as { call: unknown }).call = plainCall;
+      const top = (m: Map<string, number>) => [...m].sort((x, y) => y[1] - x[1]).map(([k, n]) => `${(n / Math.max(1, full.replies)).toFixed(2)}  ${k}`);
+      console.error(["calls per reply:", ...top(profile.calls), "", "statements per reply:", ...top(profile.sql)].join("\n"));
+    }
     await sleep(1000);
 
     // The goal's rate, or half the measured throughput when that is lower (at the throughput itself every reply queues).

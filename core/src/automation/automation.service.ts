@@ -34,7 +34,7 @@
  *     = lastMessageAt), closes (log "autoClose" { reason: "inactivity" }) and then sends
  *     autoClose.message when set. Any close or deletion cancels the job. A change of the
  *     setting reaches a ticket with its next message (the job already scheduled keeps its
- *     time; switched off, it does nothing when due).
+ *     time; switched off, it does nothing when due, and messages leave it in place).
  *
  * Placeholders in every automatic text: {{name}} (the contact's first name) and {{protocol}}
  * (the ticket's protocol).
@@ -116,10 +116,15 @@ export function createAutomationService(deps: CoreDeps): ServiceSchema {
   }
 
   async function onMessage(p: MessageChanged): Promise<void> {
+    const settings = await settingsOf(p.tenantId);
+    const autoClose = settings.autoClose.minutes > 0;
+    // Auto-close off: only a customer's message on a ticket that is no bot's may have something
+    // to do (the out-of-hours notice); the ticket is not even read for the others (an own
+    // message, a bot's conversation). A job left from when it was on does nothing when due.
+    if (!autoClose && (p.message.fromMe || p.ticketStatus === "chatbot")) return;
     const t = await call(broker, "tickets.getInternal", { tenantId: p.tenantId, id: p.ticketId });
     if (!t) return;
-    const settings = await settingsOf(p.tenantId);
-    await closer.onMessage(t, settings.autoClose, p.message.timestamp);
+    if (autoClose) await closer.onMessage(t, settings.autoClose, p.message.timestamp);
     // A bot's ticket (status chatbot) keeps hours by its own conditions: no notice, no smart close.
     if (!p.message.fromMe && watched(t) && t.status !== "chatbot") await messages.outOfHours(t, settings.smartClose);
   }

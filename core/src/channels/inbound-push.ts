@@ -33,6 +33,6 @@ export async function pushInbound(
   // The payloads are the contract's (@openatende/contracts/realtime), which the shell reads.
   pushRealtime(ctx, { ...audience, event: REALTIME_EVENTS.ticketList(ticket.tenantId), payload: chatCreated({ ...o, message }) });
   pushRealtime(ctx, { ...audience, event: REALTIME_EVENTS.appMessage(ticket.tenantId), payload: appMessage("create", message, ticket, contact) });
-  void emit(ctx, "messages.changed", { action: "create", tenantId: ticket.tenantId, ticketId: ticket.id, message: o.message, at: Date.now() });
+  void emit(ctx, "messages.changed", { action: "create", tenantId: ticket.tenantId, ticketId: ticket.id, message: o.message, at: Date.now(), ticketStatus: ticket.status });
   if (queued) await queued;
 }

@@ -162,11 +162,11 @@ export function createDelivery(deps: CoreDeps) {
   async function deliver(pluginId: string, d: Job): Promise<{ handled: boolean }> {
     if (!broker) throw new Error("the chatbots service stopped");
     const b = broker;
-    const [ticket, first] = await Promise.all([call(b, "tickets.getInternal", { tenantId: d.tenantId, id: d.ticketId }), call(b, "contacts.getInternal", { tenantId: d.tenantId, id: d.contactId })]);
+    const [ticket, first] = await Promise.all([call(b, "tickets.getInternal", { tenantId: d.tenantId, id: d.ticketId }), call(b, "contacts.botCard", { tenantId: d.tenantId, id: d.contactId })]);
     // The bot's part ended meanwhile (an agent took it, a hand-off): nothing to deliver.
     if (!ticket || ticket.status !== "chatbot" || ticket.chatbotPluginId !== pluginId || ticket.chatbotRef !== d.ref) return { handled: false };
     // Contacts merged meanwhile: the ticket's contact now.
-    const contact = first?.id === ticket.contactId ? first : await call(b, "contacts.getInternal", { tenantId: d.tenantId, id: ticket.contactId });
+    const contact = first?.id === ticket.contactId ? first : await call(b, "contacts.botCard", { tenantId: d.tenantId, id: ticket.contactId });
     if (!contact) return { handled: false };
     const inbound: ChatbotInbound = {
       id: d.id,

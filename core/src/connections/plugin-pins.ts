@@ -10,6 +10,7 @@
 import { Op, type Model, type ModelStatic } from "sequelize";
 import type { ActionSchema } from "moleculer";
 import type { Ctx } from "../types";
+import { emit } from "../bus/call";
 
 const typesParam = { type: "array", items: { type: "string", min: 1, max: 64 }, min: 1, max: 10 } as const;
 
@@ -26,8 +27,12 @@ export function pluginPinActions(model: ModelStatic<Model>): Record<string, Acti
       visibility: "public",
       params: { types: typesParam, major: { type: "number", integer: true, min: 0 } },
       async handler(ctx: Ctx<{ types: string[]; major: number }>): Promise<{ moved: number }> {
+        const where = { type: { [Op.in]: [...new Set(ctx.params.types)] }, pluginMajor: { [Op.ne]: null } };
+        const rows = await model.findAll({ where, attributes: ["id", "tenantId"] });
         // silent: the platform moved it, nobody edited the connection (updatedAt stays).
-        const [moved] = await model.update({ pluginMajor: ctx.params.major }, { where: { type: { [Op.in]: [...new Set(ctx.params.types)] }, pluginMajor: { [Op.ne]: null } }, silent: true });
+        const [moved] = await model.update({ pluginMajor: ctx.params.major }, { where, silent: true });
+        // The processes' connection caches (channels, messages) forget the old major.
+        for (const r of rows) void emit(ctx, "connections.changed", { tenantId: r.get("tenantId") as number, connectionId: r.get("id") as number });
         return { moved };
       },
     },

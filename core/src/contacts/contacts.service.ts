@@ -12,6 +12,7 @@ import { contactViews, type ContactsKit } from "./views";
 import { contactCrud, type ContactsOwner, type ListParams } from "./crud";
 import { contactTransfers } from "./import-export";
 import { inboundIdentities } from "./inbound";
+import { botCard } from "./bot-card";
 import { platformContactActions } from "./platform-query";
 import type { ChannelContactUpdate, InboundParams } from "./contract";
 import { contactParams, idParam, optionalContactParams, tagIdsParam, walletParam } from "./params";
@@ -273,6 +274,7 @@ export function createContactsService(deps: CoreDeps): ServiceSchema {
           return rows.map((r) => r.get("id") as number);
         },
       },
+      botCard: { visibility: "public", params: { tenantId: "number", id: "number" }, handler: botCard(kit) },
       /** The address a channel of `channelType` reaches the contact at (see inbound.ts). */
       identityFor: {
         visibility: "public",

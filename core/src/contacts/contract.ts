@@ -39,6 +39,16 @@ export type ResolvedInbound = InboundContact & { created: boolean };
 /** contacts.applyChannelUpdate: what a channel learnt of a contact (channels.contact), with the connection's type instead of the connection. */
 export type ChannelContactUpdate = Omit<ContactUpdateEvent, "connectionId"> & { channelType: string };
 
+/** contacts.botCard: a contact as a bot's delivery shows it. */
+export interface ContactBotCard {
+  id: number;
+  name: string;
+  number: string | null;
+  email: string | null;
+  profilePicUrl: string | null;
+  tags: Array<{ id: number; name: string; color: string }>;
+}
+
 /** Name, number and picture of a contact (contacts.summaries: ticket lists). */
 export interface ContactSummary {
   id: number;
@@ -86,6 +96,8 @@ export interface ContactsActions {
   "contacts.findInbound": { params: ChannelIdentity & { avatarUrl?: string }; result: InboundContact | null };
   "contacts.applyChannelUpdate": { params: ChannelContactUpdate; result: ContactUpdateResult };
   "contacts.getInternal": { params: { tenantId: number; id: number }; result: ContactView | null };
+  /** What a bot's delivery shows of a contact (bot-card.ts); null when it is not the tenant's. */
+  "contacts.botCard": { params: { tenantId: number; id: number }; result: ContactBotCard | null };
   /** Unknown ids are left out. */
   "contacts.summaries": { params: { tenantId: number; ids: number[] }; result: ContactSummary[] };
   /** Ids of the tenant's contacts whose name, e-mail or number contains `q` (ticket search), newest first. */

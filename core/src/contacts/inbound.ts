@@ -138,8 +138,14 @@ export function inboundIdentities(kit: ContactsKit) {
    */
   async function identityFor(ctx: Ctx<ParamsOf<"contacts.identityFor">>): Promise<string | null> {
     const { tenantId, contactId, channelType } = ctx.params;
-    const ident = await ContactIdentity.findOne({ where: { tenantId, contactId, channelType }, order: [["id", "DESC"]] });
-    if (ident) return ident.get("externalId") as string;
+    // Every send asks: one plain statement.
+    const { rows } = await hotQuery<{ externalId: string }>(
+      deps.sequelize,
+      "select",
+      "SELECT externalId FROM contact_identities WHERE tenantId = ? AND contactId = ? AND channelType = ? ORDER BY id DESC LIMIT 1",
+      [tenantId, contactId, channelType],
+    );
+    if (rows[0]) return String(rows[0].externalId);
     const c = await ContactModel.findOne({ where: { tenantId, id: contactId }, attributes: ["number", "email"] });
     if (!c) return null;
     return ((/mail/i.test(channelType) ? c.get("email") : c.get("number")) as string | null) ?? null;

@@ -1,6 +1,7 @@
 import type { AckStatus, InboundMessage, MessageChange, TemplateSendComponents } from "@openatende/plugin-sdk";
 import type { StoredFile } from "../files/store";
 import type { MessageView } from "./model";
+import type { TicketStatus } from "../tickets/model";
 export type { MessageView };
 
 /** Actions of the messages service other services call. */
@@ -52,5 +53,6 @@ export interface MessagesEvents {
    * realtime event is (model.ts emitMessage, channels/inbound-push.ts). The core API's message
    * events are made of it (core/src/platform/translate.ts).
    */
-  "messages.changed": { action: "create" | "update" | "delete"; tenantId: number; ticketId: number; message: MessageView; at: number };
+  /** `ticketStatus`: the ticket's status when it was told (a new inbound message says it; the others may not). */
+  "messages.changed": { action: "create" | "update" | "delete"; tenantId: number; ticketId: number; message: MessageView; at: number; ticketStatus?: TicketStatus };
 }

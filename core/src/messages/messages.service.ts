@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import { randomBytes } from "node:crypto";
 import { Op } from "sequelize";
 import type { Service, ServiceSchema } from "moleculer";
 import { AppError } from "../errors/app-error";
@@ -48,6 +49,17 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
     name: "messages",
     created() {
       logger = this.logger;
+    },
+    events: {
+      // The sends' connection cache (outgoing.ts): a group of its own per service instance, so
+      // every node hears the change (an emitted event reaches one instance per group).
+      "connections.changed": {
+        group: `messages-connections-${randomBytes(6).toString("hex")}`,
+        handler(ctx: Ctx<{ connectionId?: number }>) {
+          const id = Number(ctx.params?.connectionId);
+          outgoing.forgetConnection(Number.isInteger(id) && id > 0 ? id : undefined);
+        },
+      },
     },
     settings: { rest: "/" },
     actions: {

@@ -6,6 +6,7 @@ import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import type { TicketRow } from "../tickets/model";
 import type { ConnectionRow } from "../connections/contract";
+import { TtlCache } from "../lib/ttl-cache";
 import { call } from "../bus/call";
 import { mediaTypeOf, StoredFile } from "../files/store";
 import { isPluginAway, reasonOf } from "../channels/outbox-contract";
@@ -38,11 +39,38 @@ export interface OutgoingContent {
  */
 export const STALE_KEYED_SEND_MS = 2 * 60_000;
 
+/** What a send needs of its connection: which tenant's, which channel, which major. */
+export type SendConnection = Pick<ConnectionRow, "id" | "tenantId" | "type" | "pluginMajor">;
+
+/** A connection stays this long at most in a process's cache (a safety net: its changes drop it at once). */
+const CONNECTION_TTL_MS = 30_000;
+
 export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: () => Service["logger"]) {
+  /**
+   * Connections by id, per process, as a send needs them (every send names its ticket's
+   * connection, whose tenant, type and major change rarely). `connections.changed` (create,
+   * update, delete, a new pinned major) drops the entry on every node (forgetConnection, from
+   * the messages service's handler in a group of its own). Only found connections are kept.
+   */
+  const connections = new TtlCache<number, SendConnection | null>(CONNECTION_TTL_MS, 10_000, (row) => row !== null);
+
+  function connectionOf(ctx: Ctx, connectionId: number): Promise<SendConnection | null> {
+    return connections.get(connectionId, async () => {
+      const row = await call(ctx, "connections.getInternal", { id: connectionId });
+      return row ? { id: row.id, tenantId: row.tenantId, type: row.type, pluginMajor: row.pluginMajor ?? null } : null;
+    });
+  }
+
+  /** A connection changed (or every one, without an id): its next send reads it again. */
+  function forgetConnection(connectionId?: number): void {
+    if (connectionId) connections.dropKey(connectionId);
+    else connections.drop();
+  }
+
   /** The connection's channel service, while the tenant may use its plugin (ERR_CONNECTION_INACTIVE otherwise). */
-  async function channelService(ctx: Ctx, connectionId: number | null): Promise<{ service: string; connection: ConnectionRow; receipts?: boolean; capabilities: readonly string[] }> {
+  async function channelService(ctx: Ctx, connectionId: number | null): Promise<{ service: string; connection: SendConnection; receipts?: boolean; capabilities: readonly string[] }> {
     if (!connectionId) throw new AppError("ERR_NO_DEFAULT_CONNECTION");
-    const connection = await call(ctx, "connections.getInternal", { id: connectionId });
+    const connection = await connectionOf(ctx, connectionId);
     if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
     // The connection's own major, and only while the tenant may use the plugin.
     const plugin = await call(ctx, "plugins.channelFor", { type: connection.type, tenantId: connection.tenantId, major: connection.pluginMajor ?? undefined }).catch((err: { type?: string }) => {
@@ -137,7 +165,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
   /** Puts a send, or a change of a sent message, in the outbox until its channel plugin is back. */
   async function waitForChannel(ctx: Ctx, ticket: TicketRow, connectionId: number | null, messageId: number, op: "send" | "edit" | "reaction" | "delete", message: OutboundMessage, away: unknown): Promise<void> {
     // A message without a connection never met an away plugin (it has no channel to wait for).
-    const connection = connectionId ? await call(ctx, "connections.getInternal", { id: connectionId }) : null;
+    const connection = connectionId ? await connectionOf(ctx, connectionId) : null;
     if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
     const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
     const reason = reasonOf(away);
@@ -239,7 +267,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
       patch = { status: "failed", failReason: String(reason).slice(0, 255) };
     }
     if (patch) await recordSend(ctx, row, patch);
-    await call(ctx, "tickets.touch", { tenantId: ticket.tenantId, ticketId: ticket.id, body: o.body || o.media?.fileName || "", timestamp: now, incoming: false });
+    await call(ctx, "tickets.touch", { tenantId: ticket.tenantId, ticketId: ticket.id, body: o.body || o.media?.fileName || "", timestamp: now, incoming: false, quiet: true });
     const v = view(row);
     await emit(ctx, ticket, "update", v);
     return v;
@@ -271,5 +299,5 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
     return v;
   }
 
-  return { channelService, sendReceipts, recordSend, loadOwnedMessage, relayChange, reviseWaiting, sendOne };
+  return { forgetConnection, channelService, sendReceipts, recordSend, loadOwnedMessage, relayChange, reviseWaiting, sendOne };
 }

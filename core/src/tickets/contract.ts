@@ -89,6 +89,8 @@ export interface TicketsActions {
       /** An imported message (a channel's history): the unread count stays as it is. */
       keepUnread?: boolean;
       expected?: { unreadMessages: number; status: TicketStatus; userId: number | null; queueId: number | null };
+      /** The caller does not need the ticket back: the update only, no read (answers null). */
+      quiet?: boolean;
     };
     result: TouchedTicket | null;
   };

@@ -143,6 +143,7 @@ export function createInbound(kit: TicketsKit, transitions: Pick<Transitions, "o
         }
       }
       await hotQuery(sequelize, "write", update, values);
+      if (p.quiet) return null;
       const t = await TicketModel.findOne({ where: { id: p.ticketId, tenantId: p.tenantId } });
       return t ? view(plain(t)) : null;
     },

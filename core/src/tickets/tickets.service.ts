@@ -165,6 +165,7 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
           incoming: "boolean",
           // An imported message (a channel's history): the unread count stays as it is.
           keepUnread: { type: "boolean", optional: true },
+          quiet: { type: "boolean", optional: true },
           expected: {
             type: "object",
             optional: true,
