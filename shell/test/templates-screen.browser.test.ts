@@ -4,7 +4,8 @@
  * admin sees the business account's templates, creates one (a missing variable example refused
  * on its field before anything reaches Meta), sees it PENDING, and sees it turn APPROVED live
  * when Meta's signed review webhook arrives; deletes another. A FREE tenant meets the notice
- * naming PLUS instead of the screen.
+ * naming PLUS instead of the screen. A 360dialog connection (channel-360, the same library) is
+ * on the same screen, which both plugins register and the shell shows once.
  */
 import type { Browser } from "playwright-core";
 import { startCore, createTenant, type TestCore, type TenantFixture } from "@openatende/core/testkit";
@@ -12,6 +13,9 @@ import { acceptTerms, launchBrowser, newPage, notices, poll, screenErrors, scree
 import { FakeGraph } from "../../plugins/channel-waba/test/fake-graph";
 import { FakeTemplates } from "../../plugins/channel-waba/test/fake-graph-templates";
 import { connectWaba, LOOPBACK_FAKES, type WabaConnection } from "../../plugins/channel-waba/test/helpers";
+import { envelope } from "../../plugins/channel-waba/test/meta-payloads";
+import { Fake360 } from "../../plugins/channel-360/test/fake-360";
+import { connect360 } from "../../plugins/channel-360/test/helpers";
 
 jest.setTimeout(180_000);
 
@@ -136,6 +140,41 @@ describe("the template management screen", () => {
     await waitCount(rows, 27);
     await waitCount(page.locator("[data-testid=templates-more]"), 0);
     expect(screenErrors(page)).toEqual([]);
+  });
+
+  it("shows a 360dialog connection's templates on the same single tab, with its review statuses live", async () => {
+    const d360 = await Fake360.start();
+    try {
+      const g = await createTenant(t, { tier: "PLUS" });
+      await acceptTerms(t, g);
+      const w = await connectWaba(t, g, graph, { name: "A WABA" });
+      fake.add(w.number.wabaId, { name: "da_meta" });
+      const c = await connect360(t, g, d360, { name: "B 360dialog" });
+      expect(c.status).toBe("connected");
+      d360.addTemplate(c.number, { name: "via_360", language: "pt_BR", category: "UTILITY", status: "approved", components: [{ type: "BODY", text: "Olá pela 360" }] });
+      const review = d360.addTemplate(c.number, { name: "em_revisao", language: "pt_BR", category: "MARKETING", status: "submitted", components: [{ type: "BODY", text: "Oferta" }] });
+      const page = await newPage(browser);
+      await sessionLogin(page, t.url, g.emails.admin, "/configuracoes/templates");
+      await page.waitForSelector("[data-testid=templates-connection]", { timeout: 30_000 });
+      // Both plugins register the screen: one tab.
+      expect(await page.locator("[data-testid=settings-tab-templates]").count()).toBe(1);
+      await waitCount(page.locator("[data-testid=template-row-da_meta]"), 1, 20_000);
+      await page.click("[data-testid=templates-connection]");
+      await page.click(".ant-select-item-option[title='B 360dialog']");
+      const row = (name: string) => page.locator(`[data-testid=template-row-${name}]`);
+      await waitAttr(row("via_360").locator("[data-testid=template-status]"), "data-status", "APPROVED", 20_000);
+      await waitAttr(row("em_revisao").locator("[data-testid=template-status]"), "data-status", "PENDING");
+      expect(await page.locator("[data-testid=template-row-da_meta]").count()).toBe(0);
+      // 360dialog relays Meta's review to the number's webhook: the row changes without a reload.
+      const hook = { event: "APPROVED", message_template_id: Number(review.id), message_template_name: "em_revisao", message_template_language: "pt_BR", reason: "NONE" };
+      const r = await d360.deliver(c.number, envelope([{ wabaId: c.number.wabaId, changes: [{ field: "message_template_status_update", value: hook }] }]), { origin: t.url });
+      expect(r.status).toBe(200);
+      await waitAttr(row("em_revisao").locator("[data-testid=template-status]"), "data-status", "APPROVED", 20_000);
+      await screenshot(page, "templates-screen-360");
+      expect(screenErrors(page)).toEqual([]);
+    } finally {
+      await d360.close();
+    }
   });
 
   it("is PLUS: a FREE tenant's admin gets the notice naming PLUS instead of the screen", async () => {
