@@ -5,13 +5,17 @@
  * plugin's picker, which says the window closed, lists the connection's approved templates
  * only (every page of them), previews the chosen one with its variables (the body's {{1}} already the contact's
  * first name), refuses to send it half filled, and sends it: Meta gets the template with its
- * body parameters, the chat shows the filled text, and the picker stays for the next one.
+ * body parameters, the chat shows the filled text, and the picker stays for the next one. A
+ * 360dialog ticket (channel-360, the same library's picker) gets the same, its send going to
+ * 360dialog's /messages.
  */
 import type { Browser } from "playwright-core";
 import { startCore, createTenant, uid, type TestCore, type TenantFixture } from "@openatende/core/testkit";
 import { launchBrowser, newPage, poll, screenErrors, screenshot, sessionLogin } from "./browser";
 import { FakeGraph } from "../../plugins/channel-waba/test/fake-graph";
 import { FakeTemplates } from "../../plugins/channel-waba/test/fake-graph-templates";
+import { Fake360 } from "../../plugins/channel-360/test/fake-360";
+import { connect360 } from "../../plugins/channel-360/test/helpers";
 
 jest.setTimeout(180_000);
 
@@ -103,5 +107,41 @@ describe("the template picker in the chat", () => {
     expect(stored.filter((m) => m.fromMe).map((m) => m.body)).toEqual([FILLED]);
     await screenshot(page, "waba-template-picker-sent");
     expect(screenErrors(page)).toEqual([]);
+  });
+
+  it("gives a 360dialog ticket whose window closed the same picker, sending through 360dialog", async () => {
+    const d360 = await Fake360.start();
+    try {
+      const c = await connect360(t, f, d360, { name: `360 ${uid()}` });
+      expect(c.status).toBe("connected");
+      d360.addTemplate(c.number, { name: "retomar_conversa", language: "pt_BR", category: "UTILITY", status: "approved", components: [{ type: "BODY", text: "Olá {{1}}, podemos retomar?", example: { body_text: [["Ana"]] } }] });
+      d360.addTemplate(c.number, { name: "em_revisao", language: "pt_BR", category: "UTILITY", status: "submitted", components: [{ type: "BODY", text: "Revisão" }] });
+      const customer = `55118${String(Date.now()).slice(-8)}`;
+      d360.windowClosed.add(customer);
+      const { ticketId } = (await t.core.broker.call("channels.inbound", { tenantId: f.tenantId, connectionId: c.id, providerMessageId: `wamid.${uid()}`, timestamp: Date.now() - 25 * HOUR, from: { externalId: customer, name: "Joana Lima" }, body: "Oi?" })) as { ticketId: number };
+      expect((await t.api.put(`/tickets/${ticketId}`, { status: "open" }, f.agent)).status).toBe(200);
+
+      const page = await newPage(browser);
+      await sessionLogin(page, t.url, f.emails.agent, `/atendimento/${ticketId}`);
+      const picker = page.locator("[data-testid=waba-template-picker]");
+      await picker.waitFor({ timeout: 30_000 });
+      // One picker (360dialog's), not WABA's as well.
+      expect(await picker.count()).toBe(1);
+      expect(await page.locator("[data-testid=composer]").count()).toBe(0);
+      await page.locator("[data-testid=waba-template-select]").click();
+      const options = page.locator(".ant-select-item-option");
+      await poll(() => options.allInnerTexts(), (x) => x.length === 1 && x[0] === "retomar_conversa (pt_BR)", "the approved 360dialog template only");
+      await options.first().click();
+      await poll(() => page.locator("[data-testid='waba-template-var-body.1']").inputValue(), (v) => v === "Joana", "the contact's first name in {{1}}");
+      await page.locator(".ant-select-dropdown").waitFor({ state: "hidden" });
+      await page.locator("[data-testid=waba-template-send]").click();
+      const sent = await poll(async () => d360.sentBy(c.number).filter((b) => b.type === "template"), (x) => x.length === 1, "the template send at 360dialog", 15_000);
+      expect(sent[0]).toMatchObject({ to: customer, template: { name: "retomar_conversa", language: { code: "pt_BR" }, components: [{ type: "body", parameters: [{ type: "text", text: "Joana" }] }] } });
+      await page.locator("[data-testid=message][data-from-me='1'] [data-testid=message-body]").filter({ hasText: "Olá Joana, podemos retomar?" }).waitFor({ timeout: 15_000 });
+      await screenshot(page, "d360-template-picker-sent");
+      expect(screenErrors(page)).toEqual([]);
+    } finally {
+      await d360.close();
+    }
   });
 });
