@@ -50,6 +50,8 @@ export class FakeGraph {
   readonly requests: Array<{ method: string; path: string; status: number }> = [];
   /** The customer's last message time, from the events this fake made. */
   readonly lastFrom = new Map<string, number>();
+  /** Answers of sends held back this long (ms): Meta's echo then overtakes the answer. */
+  sendDelayMs = 0;
   private readonly files = new Map<string, { data: Buffer; mimeType: string }>();
   private programmed: Array<{ status: number; code: number; subcode?: number; message: string }> = [];
   private server: http.Server;
@@ -183,7 +185,7 @@ export class FakeGraph {
     return error(400, 100, `Unsupported get request. Object with ID '${id}' does not exist`);
   }
 
-  private onSend(path: string, account: FakeAccount, body: any, answer: (s: number, b: unknown) => void, error: (s: number, c: number, m: string, sub?: number) => void) {
+  private async onSend(path: string, account: FakeAccount, body: any, answer: (s: number, b: unknown) => void, error: (s: number, c: number, m: string, sub?: number) => void) {
     const to = String(body?.recipient?.id ?? "");
     if (!to) return error(400, 100, "(#100) The parameter recipient is required");
     if (!this.users.has(to)) return error(400, 100, "No matching user found", 2534014);
@@ -202,6 +204,7 @@ export class FakeGraph {
     if (age > 24 * 3600_000 && !(tagged && age <= 7 * 24 * 3600_000)) return error(400, 10, "(#10) This message is sent outside of allowed window.", 2534022);
     const mid = newMid();
     this.sends.push({ path, account, body, mid });
+    if (this.sendDelayMs) await new Promise((ok) => setTimeout(ok, this.sendDelayMs));
     return answer(200, { recipient_id: to, message_id: mid });
   }
 }

@@ -90,6 +90,24 @@ describe("instagram outbound, real core", () => {
     expect(mine[0].status).toBe("read");
   });
 
+  it("an echo that overtakes its send's answer is still known as ours; Meta's own window refusal is the catalogue's code", async () => {
+    const who = await customerWhoWrote(c);
+    graph.sendDelayMs = 500;
+    try {
+      const reply = send(c, who.igsid, { kind: "text", body: "resposta lenta" });
+      const sent = await waitFor("the send at Meta", async () => sendsTo(who.igsid)[0]);
+      const echo = graph.message(c.account, who.igsid, { mid: sent.mid, text: "resposta lenta", echo: true });
+      expect((await graph.post(c.webhook, graph.envelope(c.account, [echo]), c.appSecret)).body.results).toEqual(["duplicate"]);
+      expect((await reply).providerMessageId).toBe(sent.mid);
+    } finally {
+      graph.sendDelayMs = 0;
+    }
+    // A customer whose last message this connection never saw (Meta knows it was 2 days ago).
+    const quiet = graph.addUser(`Caio ${uid()}`);
+    graph.lastFrom.set(quiet, Date.now() - 2 * DAY);
+    await expect(send(c, quiet, { kind: "text", body: "oi" })).rejects.toMatchObject({ type: "ERR_INSTAGRAM_WINDOW_CLOSED", code: 422, data: { subcode: 2534022 } });
+  });
+
   it("a send handed over again with the same message id goes to Meta once", async () => {
     const who = await customerWhoWrote(c);
     const [a, b] = await Promise.all([send(c, who.igsid, { kind: "text", body: "uma vez só" }, 870001), send(c, who.igsid, { kind: "text", body: "uma vez só" }, 870001)]);
