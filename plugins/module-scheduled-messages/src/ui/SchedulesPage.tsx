@@ -106,6 +106,7 @@ export default function SchedulesPage({ runtime }: { runtime: ShellRuntime }) {
     {
       key: "body",
       title: t("colBody"),
+      width: 300,
       render: (_, m) => (
         <div style={{ minWidth: 0 }}>
           <Typography.Paragraph style={{ margin: 0 }} ellipsis={{ rows: 2, tooltip: m.body }}>
@@ -199,6 +200,8 @@ export default function SchedulesPage({ runtime }: { runtime: ShellRuntime }) {
           loading={loading}
           columns={columns}
           dataSource={data.rows}
+          // Wider than the card on a laptop: the table scrolls sideways instead of squeezing the text column to nothing.
+          scroll={{ x: 1380 }}
           data-testid="schedules-table"
           onRow={(m) => ({ "data-testid": `schedule-row-${m.id}` }) as React.HTMLAttributes<HTMLElement>}
           locale={{ emptyText: <Empty description={<span data-testid="schedules-empty">{t("empty")}</span>}>{<Typography.Text type="secondary">{t("emptyHint")}</Typography.Text>}</Empty> }}
