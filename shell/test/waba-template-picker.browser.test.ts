@@ -112,6 +112,8 @@ describe("the template picker in the chat", () => {
   it("gives a 360dialog ticket whose window closed the same picker, sending through 360dialog", async () => {
     const d360 = await Fake360.start();
     try {
+      // A tenant of its own: the first test's browser login ended its agent's API session.
+      const f = await createTenant(t, { tier: "PLUS" });
       const c = await connect360(t, f, d360, { name: `360 ${uid()}` });
       expect(c.status).toBe("connected");
       d360.addTemplate(c.number, { name: "retomar_conversa", language: "pt_BR", category: "UTILITY", status: "approved", components: [{ type: "BODY", text: "Olá {{1}}, podemos retomar?", example: { body_text: [["Ana"]] } }] });
