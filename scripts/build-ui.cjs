@@ -53,6 +53,8 @@ const targets = [
     sources: [path.join(root, "shell/src"), path.join(root, "shell/rsbuild.config.cjs"), path.join(root, "contracts/src"), ...sdkConfig, path.join(root, "plugin-sdk/src/ui-runtime.ts")],
   },
 ];
+const libsDir = path.join(root, "libs");
+const libUiSources = (fs.existsSync(libsDir) ? fs.readdirSync(libsDir).sort() : []).map((n) => path.join(libsDir, n, "src/ui")).filter((d) => fs.existsSync(d));
 const pluginsDir = path.join(root, "plugins");
 for (const id of fs.existsSync(pluginsDir) ? fs.readdirSync(pluginsDir).sort() : []) {
   const dir = path.join(pluginsDir, id);
@@ -61,7 +63,8 @@ for (const id of fs.existsSync(pluginsDir) ? fs.readdirSync(pluginsDir).sort() :
     name: `plugins/${id}`,
     cwd: dir,
     output: path.join(dir, "dist/ui/remoteEntry.js"),
-    sources: [path.join(dir, "src/ui"), path.join(dir, "rsbuild.config.cjs"), path.join(dir, "package.json"), ...sdkConfig],
+    // A shared library's UI (libs/<name>/src/ui) is bundled into each plugin that uses it, so it counts as every plugin's source.
+    sources: [path.join(dir, "src/ui"), path.join(dir, "rsbuild.config.cjs"), path.join(dir, "package.json"), ...sdkConfig, ...libUiSources],
   });
 }
 
