@@ -106,6 +106,11 @@ export class Projection {
     this.opts = { now: Date.now, waitMs: 15_000, staleMs: 60_000, eventDays: 8, ...opts };
   }
 
+  /** The tenant's scope of the plugin's data (the projection's tables are read through it). */
+  tenant(tenantId: number): TenantData {
+    return this.data.forTenant(tenantId);
+  }
+
   private marker(tenant: TenantData) {
     return tenant.table<ProjectionState>("rk_state");
   }
