@@ -135,7 +135,7 @@ async function ticketFor(api: CoreApi, tenantId: number, row: MessageRow): Promi
   const contact = await api.contacts.get({ tenantId, id: row.contactId }).catch(() => null);
   if (!contact) return null;
   // The core API lists tickets by name, number or protocol, not by contact: search, then keep the contact's own.
-  const { rows } = await api.tickets.list({ tenantId, status: ["open", "pending"], search: contact.number || contact.name, limit: 100 });
+  const { rows } = await api.tickets.list({ tenantId, status: ["open", "pending"], search: (contact.number || contact.name).slice(0, 120), limit: 100 });
   const mine = rows.filter(usable).sort((a, b) => b.lastMessageAt - a.lastMessageAt || b.id - a.id);
   return mine[0]?.id ?? null;
 }

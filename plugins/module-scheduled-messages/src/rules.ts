@@ -53,9 +53,10 @@ function instant(v: string | number | null | undefined): number | null {
 
 /**
  * Checks a whole message (an edit is checked merged with what is stored) and answers its
- * stored fields. `now` is the time the date must be after.
+ * stored fields. `now` is the time the date must be after. `needSecondSend: false` (an edit of a
+ * running series that keeps its dates): its next send may be its last.
  */
-export function checkSchedule(input: ScheduleInput, now: number): ScheduleFields {
+export function checkSchedule(input: ScheduleInput, now: number, opts: { needSecondSend?: boolean } = {}): ScheduleFields {
   const body = (input.body ?? "").trim();
   if (!body) throw bad("ERR_SCHEDULE_BODY_REQUIRED", "body");
   if (!input.contactId) throw bad("ERR_SCHEDULE_CONTACT_REQUIRED", "contactId");
@@ -81,7 +82,7 @@ export function checkSchedule(input: ScheduleInput, now: number): ScheduleFields
   if (recurrentUntil === null || Number.isNaN(recurrentUntil)) throw bad("ERR_SCHEDULE_RECURRENCE_INVALID", "recurrentUntil");
   const fields: ScheduleFields = { body, scheduleDate, contactId: input.contactId, connectionId: input.connectionId, userId: input.userId, type, recurrence, customDays, recurrentUntil, timeZone };
   // "Settings must be valid": the end leaves room for a second send, else it is not a recurrence.
-  if (recurrentUntil <= scheduleDate || nextOccurrence({ ...fields, recurrence }, scheduleDate) === null) throw bad("ERR_SCHEDULE_RECURRENCE_INVALID", "recurrentUntil");
+  if (recurrentUntil < scheduleDate || (opts.needSecondSend !== false && (recurrentUntil === scheduleDate || nextOccurrence({ ...fields, recurrence }, scheduleDate) === null))) throw bad("ERR_SCHEDULE_RECURRENCE_INVALID", "recurrentUntil");
   return fields;
 }
 

@@ -197,7 +197,7 @@ export const scheduledMessagesPlugin = definePlugin({
           // Without a new date, the next send is what must lie ahead; the series keeps its first send as anchor.
           const keepDate = given.scheduleDate === undefined;
           const merged = { ...row, ...given, scheduleDate: keepDate ? (row.nextAt ?? row.scheduleDate) : given.scheduleDate } as ScheduleInput;
-          const f = checkSchedule(merged, Date.now());
+          const f = checkSchedule(merged, Date.now(), { needSecondSend: !(keepDate && row.nextAt !== row.scheduleDate) });
           await checkRefs(ctx, tenantId, f);
           const nextAt = f.scheduleDate;
           const values: Partial<MessageRow> = { ...f, scheduleDate: keepDate ? row.scheduleDate : f.scheduleDate, nextAt, errorMessage: null, updatedAt: Date.now() };

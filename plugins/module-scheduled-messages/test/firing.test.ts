@@ -85,6 +85,9 @@ describe("firing scheduled messages (MariaDB, test clock)", () => {
     clock.set(at + 1000);
     let v = await waitFor("the first send", () => one(m.id), (x) => x.sentCount === 1);
     expect(v).toMatchObject({ status: "pending", nextDate: new Date(at + day).toISOString(), errorMessage: null });
+    // Editing the text of a running series keeps its dates (the first send stays the anchor).
+    const edited = await ok<View & { body: string }>(t.api.call("PATCH", "/scheduled-messages", { id: m.id, body: "Bom dia! Promoção do dia" }, a.admin));
+    expect(edited).toMatchObject({ scheduleDate: v.scheduleDate, nextDate: v.nextDate, sentCount: 1 });
     clock.set(at + day + 1000);
     v = await waitFor("the second send", () => one(m.id), (x) => x.sentCount === 2);
     expect(v).toMatchObject({ status: "pending", nextDate: new Date(at + 2 * day).toISOString() });
