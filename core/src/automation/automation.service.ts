@@ -47,6 +47,7 @@ import type { ServiceBroker, ServiceSchema } from "moleculer";
 import type { CoreDeps } from "../deps";
 import type { Ctx } from "../types";
 import { call } from "../bus/call";
+import { TtlCache } from "../lib/ttl-cache";
 import { jobHandlers } from "../scheduler";
 import type { TicketsEvents } from "../tickets/contract";
 import type { MessagesEvents } from "../messages/contract";
@@ -68,8 +69,8 @@ export function createAutomationService(deps: CoreDeps): ServiceSchema {
   let warn: (msg: string) => void;
   let messages: AutomaticMessages;
   let closer: AutoCloser;
-  // Every message asks for its tenant's settings: kept a few seconds, per process.
-  const settingsCache = new Map<number, { at: number; value: Settings }>();
+  // Every message asks for its tenant's settings: kept a few seconds, per process (concurrent misses share one read).
+  const settingsCache = new TtlCache<number, Settings>(SETTINGS_TTL_MS, 50_000);
 
   return {
     name: "automation",
@@ -92,7 +93,7 @@ export function createAutomationService(deps: CoreDeps): ServiceSchema {
         return onTicket(p, byUser).catch((err: Error) => warn(`automation (ticket ${p.ticket.id}): ${err.message}`));
       },
       "settings.changed"(ctx: Ctx<{ tenantId: number }>) {
-        settingsCache.delete(ctx.params.tenantId);
+        settingsCache.dropKey(ctx.params.tenantId);
       },
       "messages.changed"(ctx: Ctx<MessageChanged>) {
         const p = ctx.params;
@@ -129,12 +130,10 @@ export function createAutomationService(deps: CoreDeps): ServiceSchema {
     if (!p.message.fromMe && watched(t) && t.status !== "chatbot") await messages.outOfHours(t, settings.smartClose);
   }
 
-  async function settingsOf(tenantId: number): Promise<Settings> {
-    const hit = settingsCache.get(tenantId);
-    if (hit && Date.now() - hit.at < SETTINGS_TTL_MS) return hit.value;
-    const all = await call(broker, "settings.forTenant", { tenantId });
-    const value = { autoClose: (all.autoClose ?? { minutes: 0 }) as AutoCloseSetting, smartClose: (all.smartClose ?? { enabled: false, window24h: false }) as SmartCloseSettings };
-    settingsCache.set(tenantId, { at: Date.now(), value });
-    return value;
+  function settingsOf(tenantId: number): Promise<Settings> {
+    return settingsCache.get(tenantId, async () => {
+      const all = await call(broker, "settings.forTenant", { tenantId });
+      return { autoClose: (all.autoClose ?? { minutes: 0 }) as AutoCloseSetting, smartClose: (all.smartClose ?? { enabled: false, window24h: false }) as SmartCloseSettings };
+    });
   }
 }

@@ -257,6 +257,13 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
         throw err;
       });
     if (!row) return sentBefore(ctx, ticket, o);
+    // The ticket's last message and activity, recorded alongside the hand-over (its outcome
+    // does not change them), from the moment the message exists: a customer's answer to it
+    // then finds the ticket as this message left it.
+    const touched = call(ctx, "tickets.touch", { tenantId: ticket.tenantId, ticketId: ticket.id, body: o.body || o.media?.fileName || "", timestamp: now, incoming: false, quiet: true }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     await emit(ctx, ticket, "create", view(row));
     let patch: Partial<MessageRow> | null;
     try {
@@ -267,7 +274,8 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
       patch = { status: "failed", failReason: String(reason).slice(0, 255) };
     }
     if (patch) await recordSend(ctx, row, patch);
-    await call(ctx, "tickets.touch", { tenantId: ticket.tenantId, ticketId: ticket.id, body: o.body || o.media?.fileName || "", timestamp: now, incoming: false, quiet: true });
+    const touchFailed = await touched;
+    if (touchFailed) throw touchFailed;
     const v = view(row);
     await emit(ctx, ticket, "update", v);
     return v;

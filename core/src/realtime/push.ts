@@ -1,5 +1,6 @@
 import { call, emit, type Caller, type Emitter } from "../bus/call";
 import { rooms, ticketRooms, type VisibilitySettings } from "@openatende/contracts/visibility";
+import { TtlCache } from "../lib/ttl-cache";
 
 export { rooms };
 
@@ -36,22 +37,21 @@ export type Visibility = VisibilitySettings & {
 };
 
 const VISIBILITY_TTL_MS = 5000;
-const visibilityCache = new Map<number, { at: number; v: Visibility }>();
+/** Concurrent misses share one read (every message of a busy tenant asks at once when the entry runs out). */
+const visibilityCache = new TtlCache<number, Visibility>(VISIBILITY_TTL_MS, 50_000);
 
 /** A tenant's visibility settings, cached a few seconds per process (they change rarely). */
-export async function visibilityOf(ctx: Caller, tenantId: number): Promise<Visibility> {
-  const hit = visibilityCache.get(tenantId);
-  if (hit && Date.now() - hit.at < VISIBILITY_TTL_MS) return hit.v;
-  const s = await call(ctx, "settings.forTenant", { tenantId });
-  const hidden = Array.isArray(s.groupsHiddenForUsers) ? (s.groupsHiddenForUsers as unknown[]).map(Number).filter(Number.isInteger) : [];
-  const v = { ticketsOwnerOnly: !!s.ticketsOwnerOnly, botAndUnassignedAdminOnly: !!s.botAndUnassignedAdminOnly, groupsHiddenForUsers: hidden, hideContactInfo: s.hideContactInfo === true };
-  visibilityCache.set(tenantId, { at: Date.now(), v });
-  return v;
+export function visibilityOf(ctx: Caller, tenantId: number): Promise<Visibility> {
+  return visibilityCache.get(tenantId, async () => {
+    const s = await call(ctx, "settings.forTenant", { tenantId });
+    const hidden = Array.isArray(s.groupsHiddenForUsers) ? (s.groupsHiddenForUsers as unknown[]).map(Number).filter(Number.isInteger) : [];
+    return { ticketsOwnerOnly: !!s.ticketsOwnerOnly, botAndUnassignedAdminOnly: !!s.botAndUnassignedAdminOnly, groupsHiddenForUsers: hidden, hideContactInfo: s.hideContactInfo === true };
+  });
 }
 
 export function forgetVisibility(tenantId?: number): void {
-  if (tenantId === undefined) visibilityCache.clear();
-  else visibilityCache.delete(tenantId);
+  if (tenantId === undefined) visibilityCache.drop();
+  else visibilityCache.dropKey(tenantId);
 }
 
 /** The rooms that hear of a ticket: its audiences of spec §6 (@openatende/contracts/visibility). */

@@ -153,7 +153,7 @@ export function createTicketsService(deps: CoreDeps): ServiceSchema {
        * caller just read it), the update applies only while the ticket is still in that state,
        * and then the answer is known without reading the row again: unread count, status,
        * user and queue. Otherwise (or without `expected`) the update applies as always and the
-       * row is read back.
+       * row is read back — unless `quiet`: the caller does not need it (an outgoing send), null.
        */
       touch: {
         visibility: "public",
