@@ -17,6 +17,9 @@ let t: TestCore;
 let a: TenantFixture;
 let b: TenantFixture;
 let free: TenantFixture;
+/** A tenant with more tickets than one page of the core API (100) before the plugin. */
+let big: TenantFixture;
+const BIG = 103;
 const T = Date.UTC(2026, 2, 10, 12, 0); // 10 Mar 2026 12:00 UTC
 const ids = {} as Record<"t1" | "t2" | "t3" | "t4" | "t5" | "t6" | "ana" | "carla" | "diego" | "bTicket", number>;
 const march = "from=2026-03-01&to=2026-03-31&tz=UTC";
@@ -28,7 +31,7 @@ const summary = (who: Auth, q = march) => ok<any>(t.api.get(`/relatorios/tickets
 beforeAll(async () => {
   t = await startCore({ env: { NAMESPACE: `report-tickets-${uid()}` } });
   const sup = await createSuper(t);
-  [a, b, free] = await Promise.all([createTenant(t, { tier: "BASIC" }), createTenant(t, { tier: "BASIC" }), createTenant(t)]);
+  [a, b, free, big] = await Promise.all([createTenant(t, { tier: "BASIC" }), createTenant(t, { tier: "BASIC" }), createTenant(t), createTenant(t, { tier: "BASIC" })]);
   await ok(t.api.put("/settings/sla", { value: { green: 30, yellow: 60, red: 120 } }, a.admin));
 
   // Tenant A's history, before the plugin exists for it.
@@ -56,7 +59,17 @@ beforeAll(async () => {
   const sb = await seedOf(t, b);
   ids.bTicket = await sb.ticket(await sb.contact("Outra Empresa", "5511900000009"), { status: "open" });
 
-  for (const f of [a, b, free]) await ok(t.api.put(`/plugins/report-tickets/tenants/${f.tenantId}`, { allowed: true }, sup));
+  const sc = await seedOf(t, big);
+  for (let i = 0; i < BIG; i += 10) {
+    await Promise.all(
+      Array.from({ length: Math.min(10, BIG - i) }, async (_, k) => {
+        const n = i + k;
+        await sc.ticket(await sc.contact(`Cliente ${n}`, `55119200${String(n).padStart(5, "0")}`), { status: n % 2 ? "closed" : "pending" });
+      }),
+    );
+  }
+
+  for (const f of [a, b, free, big]) await ok(t.api.put(`/plugins/report-tickets/tenants/${f.tenantId}`, { allowed: true }, sup));
   await waitFor("the report's routes", () => t.api.get(`/relatorios/tickets/options`, a.supervisor), (r) => r.status === 200);
 });
 
@@ -78,6 +91,18 @@ describe("the tickets/SLA report", () => {
     const p1 = await rows(a.supervisor, `${march}&limit=2&page=1`);
     const p3 = await rows(a.supervisor, `${march}&limit=2&page=3`);
     expect([p1.rows.length, p1.hasMore, p3.rows.map((x) => x.id), p3.hasMore]).toEqual([2, true, [ids.t1], false]);
+  });
+
+  it("backfills past the core API's first page (a tenant with more than 100 tickets)", async () => {
+    const s = await summary(big.supervisor, "tz=UTC");
+    expect(s).toMatchObject({ total: BIG, closed: Math.floor(BIG / 2), pending: Math.ceil(BIG / 2) });
+    const all = new Set<number>();
+    for (let page = 1; ; page++) {
+      const r = await rows(big.supervisor, `tz=UTC&limit=40&page=${page}`);
+      r.rows.forEach((x) => all.add(x.id));
+      if (!r.hasMore) break;
+    }
+    expect(all.size).toBe(BIG);
   });
 
   it("counts the cards by hand: closed on time / attention / overdue, in progress, total, resolution rate, open and pending", async () => {
