@@ -90,6 +90,11 @@ describe("core API sends to contacts, exactly once (MariaDB)", () => {
     const { contactId } = await inboundTicket(t, a.tenantId, aConn, `r-${uid()}`);
     expect((await rejection(probeCall(t, "platform.messages.sendTo", { tenantId: a.tenantId, contactId: bContact, connectionId: aConn, body: "x" }))).type).toBe("ERR_CONTACT_NOT_FOUND");
     expect((await rejection(probeCall(t, "platform.messages.sendTo", { tenantId: a.tenantId, contactId, connectionId: bConn, body: "x" }))).type).toBe("ERR_CONNECTION_NOT_FOUND");
+    // A contact the channel cannot reach (no address on it): refused, and no ticket opened for it.
+    const unreachable = await t.api.post("/contacts", { name: "Sem canal", email: `sem.canal.${uid()}@example.com` }, a.admin);
+    expect(unreachable.status).toBe(201);
+    expect((await rejection(probeCall(t, "platform.messages.sendTo", { tenantId: a.tenantId, contactId: unreachable.body.id, connectionId: aConn, body: "x" }))).type).toBe("ERR_CONTACT_NUMBER_INVALID");
+    expect((await probeCall(t, "platform.tickets.list", { tenantId: a.tenantId, search: "Sem canal" })).count).toBe(0);
     expect((await rejection(probeCall(t, "platform.messages.sendTo", { tenantId: a.tenantId, contactId, connectionId: aConn, body: "x", idempotencyKey: "não vale" }))).type).toBe("VALIDATION_ERROR");
     expect((await rejection(probeCall(t, "platform.messages.sendTo", { tenantId: a.tenantId, contactId, connectionId: aConn, body: "  " }))).type).toBe("ERR_REQUIRED_BODY");
     const template = { name: "lembrete_consulta", language: "pt_BR", components: { body: ["Ana"] } };

@@ -141,6 +141,8 @@ export function platformMessageActions(model: ReturnType<typeof defineMessage>, 
         if (!contact) throw new AppError("ERR_CONTACT_NOT_FOUND", { id: contactId });
         const connection = await call(ctx, "connections.getInternal", { id: connectionId });
         if (!connection || connection.tenantId !== tenantId) throw new AppError("ERR_CONNECTION_NOT_FOUND", { id: connectionId });
+        // A contact with no address on this channel (a web chat visitor on WhatsApp…) is refused before any ticket is opened for it.
+        if (!(await call(ctx, "contacts.identityFor", { tenantId, contactId, channelType: connection.type }))) throw new AppError("ERR_CONTACT_NUMBER_INVALID", { field: "contactId" });
         const active = await call(ctx, "tickets.findActive", { tenantId, contactId, connectionId });
         const opened = active
           ? null
