@@ -10,16 +10,13 @@
  * 2. A ledger row "sent" or "failed" means the send happened (or definitively failed) and only
  *    the bookkeeping after it may be missing: it is redone (conditional, so once), nothing sent.
  * 3. A ledger row "sending" means a run died between asking the core and recording the answer.
- *    The core API's send takes no idempotency key (reported), so the ticket's newest messages
- *    are read: a message of this plugin (no user) with the same text, stored since that run
- *    started, is that send, adopted instead of sending again. Otherwise the core never stored
- *    it, and it is sent now.
+ *    It is sent again with the same idempotency key (`schedule:<id>:<due time>`): when the core
+ *    stored the first send, it answers that message and sends nothing; otherwise it sends now.
  * 4. Otherwise the ledger row is inserted ("sending": a second run racing this one gets a key
- *    clash and leaves), the core sends through the contact's open or pending ticket on the
- *    chosen connection, and the answer is recorded.
+ *    clash and leaves), the core sends to the contact on the chosen connection (through its
+ *    open or pending ticket there, or a pending one it opens), and the answer is recorded.
  *
- * Failures: a client error of the core (no such ticket, connection inactive…) or no open ticket
- * is final for that occurrence: the error is stored on the message. Anything else (the core
+ * Failures: a client error of the core (no such contact, connection inactive…) is final for that occurrence: the error is stored on the message. Anything else (the core
  * unreachable) is thrown so the scheduler retries, up to the job's last attempt, which then
  * records the failure. A single message ends `failed`; a recurrent one records the error and
  * goes on to its next occurrence (its status stays pending, `errorMessage` tells the last
@@ -50,7 +47,7 @@ export interface Firing {
   changed(ctx: Context, tenantId: number, row: Pick<MessageRow, "id" | "ticketId" | "status">): Promise<void>;
 }
 
-type Outcome = { ok: true; sentMessageId: number | null } | { ok: false; error: string };
+type Outcome = { ok: true; sentMessageId: number | null; ticketId: number } | { ok: false; error: string };
 
 export type FireResult = "stale" | "sent" | "failed" | "running";
 
@@ -63,13 +60,8 @@ export async function fire(ctx: Context, f: Firing, job: FireJob): Promise<FireR
   const api = coreApi(ctx);
 
   let ledger = await sends.get({ messageId: id, dueAt: at });
-  if (ledger?.state === "sending") {
-    const adopted = await findSent(api, job.tenantId, row, ledger);
-    if (adopted !== null) ledger = await finish(f, job.tenantId, ledger, { ok: true, sentMessageId: adopted });
-  }
   if (!ledger || ledger.state === "sending") {
-    const ticketId = await ticketFor(api, job.tenantId, row);
-    const claim: SendRow = { messageId: id, dueAt: at, state: "sending", ticketId, sentMessageId: null, error: null, startedAt: f.now(), finishedAt: null };
+    const claim: SendRow = { messageId: id, dueAt: at, state: "sending", ticketId: null, sentMessageId: null, error: null, startedAt: f.now(), finishedAt: null };
     if (!ledger) {
       try {
         await sends.insert(claim);
@@ -77,19 +69,22 @@ export async function fire(ctx: Context, f: Firing, job: FireJob): Promise<FireR
         if (err instanceof DuplicateRowError) return "running"; // another run of this occurrence holds it
         throw err;
       }
-    } else await sends.update({ messageId: id, dueAt: at, state: "sending" }, { ticketId, startedAt: claim.startedAt });
-    ledger = await finish(f, job.tenantId, claim, await send(api, job, row, ticketId));
+    } else await sends.update({ messageId: id, dueAt: at, state: "sending" }, { startedAt: claim.startedAt });
+    ledger = await finish(f, job.tenantId, claim, await send(api, job, row, at));
   }
   if (!ledger) return "running";
   await advance(ctx, f, job.tenantId, row, at, ledger);
   return ledger.state === "sent" ? "sent" : "failed";
 }
 
-async function send(api: CoreApi, job: FireJob, row: MessageRow, ticketId: number | null): Promise<Outcome> {
-  if (ticketId === null) return { ok: false, error: "ERR_SCHEDULE_NO_OPEN_TICKET" };
+/** The key of one occurrence's send: a second send with it answers the first message (the core keeps it unique). */
+export const sendKey = (id: number, at: number) => `schedule:${id}:${at}`;
+
+async function send(api: CoreApi, job: FireJob, row: MessageRow, at: number): Promise<Outcome> {
   try {
-    const m = await api.messages.send({ tenantId: job.tenantId, ticketId, body: row.body });
-    return { ok: true, sentMessageId: m.id };
+    const m = await api.messages.sendTo({ tenantId: job.tenantId, contactId: row.contactId, connectionId: row.connectionId, body: row.body, idempotencyKey: sendKey(row.id, at) });
+    if (m.status === "failed") return { ok: false, error: m.failReason ?? "ERR_UNIDENTIFIED" };
+    return { ok: true, sentMessageId: m.id, ticketId: m.ticketId };
   } catch (err) {
     const e = err as { type?: string; code?: number; message?: string };
     const clientError = typeof e.code === "number" && e.code >= 400 && e.code < 500;
@@ -101,7 +96,7 @@ async function send(api: CoreApi, job: FireJob, row: MessageRow, ticketId: numbe
 
 /** Records the occurrence's outcome; answers the ledger row, or null when another run recorded it first. */
 async function finish(f: Firing, tenantId: number, ledger: SendRow, outcome: Outcome): Promise<SendRow | null> {
-  const values: Partial<SendRow> = outcome.ok ? { state: "sent", sentMessageId: outcome.sentMessageId, finishedAt: f.now() } : { state: "failed", error: outcome.error, finishedAt: f.now() };
+  const values: Partial<SendRow> = outcome.ok ? { state: "sent", sentMessageId: outcome.sentMessageId, ticketId: outcome.ticketId, finishedAt: f.now() } : { state: "failed", error: outcome.error, finishedAt: f.now() };
   const changed = await f.store.sends(tenantId).update({ messageId: ledger.messageId, dueAt: ledger.dueAt, state: "sending" }, values);
   if (changed !== 1) return f.store.sends(tenantId).get({ messageId: ledger.messageId, dueAt: ledger.dueAt });
   return { ...ledger, ...values };
@@ -123,28 +118,4 @@ async function advance(ctx: Context, f: Firing, tenantId: number, row: MessageRo
     updatedAt: f.now(),
   };
   if (await f.store.updateIf(tenantId, row.id, { status: "pending", nextAt: at }, values)) await f.changed(ctx, tenantId, { id: row.id, ticketId: row.ticketId, status });
-}
-
-/** The ticket the message goes through: the one it was scheduled from while open, else the contact's newest open or pending ticket on the connection. */
-async function ticketFor(api: CoreApi, tenantId: number, row: MessageRow): Promise<number | null> {
-  const usable = (t: { status: string; contactId: number; connectionId: number | null }) => (t.status === "open" || t.status === "pending") && t.contactId === row.contactId && t.connectionId === row.connectionId;
-  if (row.ticketId) {
-    const t = await api.tickets.get({ tenantId, id: row.ticketId }).catch(() => null);
-    if (t && usable(t)) return t.id;
-  }
-  const contact = await api.contacts.get({ tenantId, id: row.contactId }).catch(() => null);
-  if (!contact) return null;
-  // The core API lists tickets by name, number or protocol, not by contact: search, then keep the contact's own.
-  const { rows } = await api.tickets.list({ tenantId, status: ["open", "pending"], search: (contact.number || contact.name).slice(0, 120), limit: 100 });
-  const mine = rows.filter(usable).sort((a, b) => b.lastMessageAt - a.lastMessageAt || b.id - a.id);
-  return mine[0]?.id ?? null;
-}
-
-/** A send of an earlier run the core stored: this plugin's message (no user) with the same text since the run started. */
-async function findSent(api: CoreApi, tenantId: number, row: MessageRow, ledger: SendRow): Promise<number | null> {
-  if (!ledger.ticketId) return null;
-  const { rows } = await api.messages.list({ tenantId, ticketId: ledger.ticketId, page: 1, limit: 100 });
-  const body = row.body.trim();
-  const hit = rows.find((m) => m.fromMe && m.userId === null && (m.body ?? "").trim() === body && Date.parse(m.createdAt) >= ledger.startedAt - 1000);
-  return hit ? hit.id : null;
 }

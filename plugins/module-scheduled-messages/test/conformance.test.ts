@@ -34,7 +34,7 @@ describe("the scheduled messages plugin", () => {
   it("declares its ERR_SCHEDULE_* codes with a client status and a title and detail in four languages, placeholders kept", () => {
     const errors = plugin.manifest.errors ?? {};
     expect(Object.keys(errors).every((c) => c.startsWith("ERR_SCHEDULE_"))).toBe(true);
-    expect(Object.keys(errors).length).toBe(12);
+    expect(Object.keys(errors).length).toBe(11);
     for (const [code, def] of Object.entries(errors)) {
       expect({ code, status: def.status >= 400 && def.status < 500 }).toEqual({ code, status: true });
       const vars = (s: string) => (s.match(/\{\{\w+\}\}/g) ?? []).sort();

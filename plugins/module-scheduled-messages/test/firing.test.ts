@@ -4,7 +4,8 @@
  * its job is delivered again (a retry after a lost answer), when a run died after the core
  * stored the send but before the plugin recorded it, and across a restart of the core; a
  * recurrent one counts each send and moves to its next date until its end; a cancelled one
- * never goes; one without an open ticket fails with its reason (a recurrent one goes on).
+ * never goes; a contact without an open ticket gets a pending one with the message; one the
+ * channel cannot reach fails with its reason and opens nothing (a recurrent one goes on).
  */
 import { ahead, Clock, MIN, ok, pluginSql, scheduledCore, sentOn, settle, shop, waitFor, type Shop, type TestCore } from "./kit";
 
@@ -110,15 +111,27 @@ describe("firing scheduled messages (MariaDB, test clock)", () => {
     expect(await one(m.id)).toMatchObject({ status: "cancelled", sentCount: 0 });
   });
 
-  it("fails with its reason when the contact has no open ticket on the connection; a recurrent one goes on to its next date", async () => {
-    const lonely = await ok(t.api.post("/contacts", { name: "Sem Atendimento", number: "5511900001111" }, a.admin), 201);
+  it("opens a pending ticket for a contact with none on the connection, and the message goes through it", async () => {
+    const fresh = await ok(t.api.post("/contacts", { name: "Cliente Novo", number: `55119${String(Date.now()).slice(-8)}` }, a.admin), 201);
+    const at = ahead(clock, 12 * MIN);
+    const m = await schedule({ body: "Bem-vindo!", scheduleDate: new Date(at).toISOString(), contactId: fresh.id });
+    clock.set(at + 1000);
+    expect(await waitFor("the send", () => one(m.id), (v) => v.status !== "pending")).toMatchObject({ status: "sent", sentCount: 1, errorMessage: null });
+    const active = (await t.core.broker.call("tickets.findActive", { tenantId: a.tenantId, contactId: fresh.id, connectionId: a.conn })) as { id: number; status: string } | null;
+    expect(active).toMatchObject({ status: "pending" });
+    expect(await sentOn(t, a.admin, active!.id)).toEqual(["Bem-vindo!"]);
+  });
+
+  it("fails with its reason when the channel cannot reach the contact (no ticket opened); a recurrent one goes on to its next date", async () => {
+    const lonely = await ok(t.api.post("/contacts", { name: "Só E-mail", email: `so.email.${Date.now()}@example.com` }, a.admin), 201);
     const at = ahead(clock, 10 * MIN);
     const single = await schedule({ body: "Oi", scheduleDate: new Date(at).toISOString(), contactId: lonely.id });
     const weekly = await schedule({ body: "Oi toda semana", scheduleDate: new Date(at).toISOString(), contactId: lonely.id, type: "recurrent", recurrence: "weekly", recurrentUntil: new Date(at + 30 * 86_400_000).toISOString() });
     clock.set(at + 1000);
-    expect(await waitFor("the failure", () => one(single.id), (v) => v.status !== "pending")).toMatchObject({ status: "failed", sentCount: 0, errorMessage: "ERR_SCHEDULE_NO_OPEN_TICKET" });
+    expect(await waitFor("the failure", () => one(single.id), (v) => v.status !== "pending")).toMatchObject({ status: "failed", sentCount: 0, errorMessage: "ERR_CONTACT_NUMBER_INVALID" });
     const w = await waitFor("the recurrent failure", () => one(weekly.id), (v) => v.errorMessage !== null);
     expect(w).toMatchObject({ status: "pending", sentCount: 0, nextDate: new Date(at + 7 * 86_400_000).toISOString() });
+    expect(await t.core.broker.call("tickets.findActive", { tenantId: a.tenantId, contactId: lonely.id, connectionId: a.conn })).toBeNull();
     // Editing or cancelling a failed one is refused.
     expect((await t.api.post("/scheduled-messages/cancel", { id: single.id }, a.admin)).body.error).toBe("ERR_SCHEDULE_NOT_PENDING");
   });

@@ -11,8 +11,17 @@ export function recurrenceText(t: ShellRuntime["t"], m: ScheduledMessage): strin
   return m.recurrentUntil ? `${what} · ${t("untilDate", { date: formatDate(m.recurrentUntil) })}` : what;
 }
 
+/** What the core's refusals of a send mean to the user; a channel's own code ("ERR_WABA_SEND_REFUSED: 131026 …") is shown as it came. */
+const ERROR_TEXTS: Record<string, string> = {
+  ERR_CONTACT_NUMBER_INVALID: "contactUnreachable",
+  ERR_CONTACT_NOT_FOUND: "contactGone",
+  ERR_CONNECTION_NOT_FOUND: "connectionGone",
+  ERR_CONNECTION_INACTIVE: "connectionInactive",
+};
+
 export function errorText(t: ShellRuntime["t"], code: string): string {
-  return code === "ERR_SCHEDULE_NO_OPEN_TICKET" ? t("noOpenTicket") : code;
+  const key = ERROR_TEXTS[code.split(":")[0]];
+  return key ? t(key) : code;
 }
 
 export function StatusTag({ runtime, m }: { runtime: ShellRuntime; m: ScheduledMessage }) {
