@@ -1,5 +1,5 @@
 import { PluginError } from "@openatende/plugin-sdk";
-import { hourOf, hoursOf, inPeriod, reportPeriod, startOfDay } from "./period";
+import { hourOf, hoursOf, inPeriod, reportPeriod, startOfDay, wallTime } from "./period";
 
 const now = Date.UTC(2026, 10, 24, 15, 0); // 24 Nov 2026, 12:00 in São Paulo
 
@@ -44,6 +44,11 @@ describe("report period", () => {
     expect(code(() => reportPeriod({ from: "2026-03-02", to: "2026-03-01" }, now, "ERR_X")).data).toEqual({ field: "to", reason: "beforeFrom" });
     expect(code(() => reportPeriod({ from: "2025-01-01", to: "2026-03-01" }, now, "ERR_X")).data).toEqual({ field: "to", reason: "tooLong" });
     expect(code(() => reportPeriod({ tz: "Mars/Olympus" }, now, "ERR_X")).data).toEqual({ field: "tz", reason: "zone" });
+  });
+
+  it("reads an instant as the wall clock of a zone (for spreadsheet cells)", () => {
+    expect(new Date(wallTime(Date.UTC(2026, 10, 24, 2, 5, 7), "America/Sao_Paulo")).toISOString()).toBe("2026-11-23T23:05:07.000Z");
+    expect(wallTime(Date.UTC(2026, 10, 24, 2, 5), "UTC")).toBe(Date.UTC(2026, 10, 24, 2, 5));
   });
 
   it("lists the hour buckets that cover it", () => {

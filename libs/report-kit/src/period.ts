@@ -45,6 +45,15 @@ function parts(ms: number, timeZone: string): { y: number; m: number; d: number;
   return { y: +p.year, m: +p.month, d: +p.day, h: +p.hour % 24, min: +p.minute, s: +p.second };
 }
 
+/**
+ * The instant whose UTC reading is the wall clock of `ms` in `timeZone`: what a spreadsheet cell
+ * holds so that it shows the reader's local time (Excel dates carry no zone).
+ */
+export function wallTime(ms: number, timeZone: string): number {
+  const p = parts(ms, timeZone);
+  return Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s) + (ms % 1000);
+}
+
 /** Is `tz` a time zone this runtime knows. */
 export function isTimeZone(tz: string): boolean {
   try {

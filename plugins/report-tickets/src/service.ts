@@ -162,9 +162,9 @@ export const reportTicketsPlugin = definePlugin({
           const t = exportTexts(ctx.meta.locale);
           const p = q.filters.period;
           const rows = (async function* () {
-            for await (const r of allRows(q.table, q.filters)) yield exportRow(viewOf(r, q.names, q.sla, q.now), t);
+            for await (const r of allRows(q.table, q.filters)) yield exportRow(viewOf(r, q.names, q.sla, q.now), t, p.timeZone);
           })();
-          const spec = { title: t.title, subtitle: `${t.period}: ${p.from.split("-").reverse().join("/")} – ${p.to.split("-").reverse().join("/")}`, columns: exportColumns(t, p.timeZone), rows };
+          const spec = { title: t.title, subtitle: `${t.period}: ${p.from.split("-").reverse().join("/")} – ${p.to.split("-").reverse().join("/")}`, columns: exportColumns(t), rows };
           const stream = ctx.params.format === "xlsx" ? streamXlsx(spec) : streamPdf(spec, { pageLabel: t.page });
           answerDownload(ctx, ctx.params.format, `${t.title} ${p.from} ${p.to}.${ctx.params.format}`);
           return stream;

@@ -3,7 +3,7 @@
  * lists, its duration and SLA class at the report's clock), and as an export row.
  */
 import type { PlatformQueue, PlatformUser } from "@openatende/plugin-sdk";
-import { formatDateTime, formatDecimal, ticketSla, type ExportCell, type ExportColumn, type SlaClass, type SlaThresholds } from "@openatende/report-kit";
+import { formatDateTime, formatDecimal, ticketSla, wallTime, type ExportCell, type ExportColumn, type SlaClass, type SlaThresholds } from "@openatende/report-kit";
 import type { TicketRow } from "./projection";
 import type { ExportTexts } from "./texts";
 
@@ -49,24 +49,26 @@ export function viewOf(r: TicketRow, names: Names, sla: SlaThresholds | null, no
 }
 
 /** The export's columns in the reader's language. */
-export function exportColumns(t: ExportTexts, timeZone: string): ExportColumn[] {
-  const date = (v: ExportCell) => (v instanceof Date ? formatDateTime(v.getTime(), timeZone) : "");
+export function exportColumns(t: ExportTexts): ExportColumn[] {
+  // Date cells hold the reader's wall clock (exportRow), so the PDF prints them as UTC readings.
+  const date = (v: ExportCell) => (v instanceof Date ? formatDateTime(v.getTime(), "UTC") : "");
   return [
-    { key: "id", header: t.columns.id, width: 9, weight: 0.6 },
+    { key: "id", header: t.columns.id, width: 9, weight: 0.5 },
     { key: "protocol", header: t.columns.protocol, width: 18, weight: 1.2 },
-    { key: "contact", header: t.columns.contact, width: 28, weight: 1.8 },
+    { key: "contact", header: t.columns.contact, width: 28, weight: 1.6 },
     { key: "number", header: t.columns.number, width: 16, weight: 1.1 },
-    { key: "queue", header: t.columns.queue, width: 16, weight: 1 },
+    { key: "queue", header: t.columns.queue, width: 16, weight: 0.9 },
     { key: "user", header: t.columns.user, width: 18, weight: 1.1 },
     { key: "status", header: t.columns.status, width: 14, weight: 0.9 },
-    { key: "createdAt", header: t.columns.createdAt, width: 18, weight: 1, text: date },
-    { key: "closedAt", header: t.columns.closedAt, width: 18, weight: 1, text: date },
+    { key: "createdAt", header: t.columns.createdAt, width: 18, weight: 1.4, numFmt: "dd/mm/yyyy hh:mm", text: date },
+    { key: "closedAt", header: t.columns.closedAt, width: 18, weight: 1.4, numFmt: "dd/mm/yyyy hh:mm", text: date },
     { key: "minutes", header: t.columns.minutes, width: 12, weight: 0.8, numFmt: "#,##0.00", text: (v) => (typeof v === "number" ? formatDecimal(v) : "") },
     { key: "sla", header: t.columns.sla, width: 12, weight: 0.8 },
   ];
 }
 
-export function exportRow(v: TicketView, t: ExportTexts): Record<string, ExportCell> {
+/** An export's row; its dates as the wall clock of `timeZone` (a spreadsheet cell has no zone). */
+export function exportRow(v: TicketView, t: ExportTexts, timeZone: string): Record<string, ExportCell> {
   return {
     id: v.id,
     protocol: v.protocol ?? "",
@@ -75,8 +77,8 @@ export function exportRow(v: TicketView, t: ExportTexts): Record<string, ExportC
     queue: v.queue?.name ?? "",
     user: v.user?.name ?? "",
     status: t.status[v.status],
-    createdAt: new Date(v.createdAt),
-    closedAt: v.closedAt ? new Date(v.closedAt) : null,
+    createdAt: new Date(wallTime(Date.parse(v.createdAt), timeZone)),
+    closedAt: v.closedAt ? new Date(wallTime(Date.parse(v.closedAt), timeZone)) : null,
     minutes: Math.round((v.durationMs / 60_000) * 1000) / 1000,
     sla: v.sla ? t.sla[v.sla] : "",
   };

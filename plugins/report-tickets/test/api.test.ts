@@ -186,6 +186,8 @@ describe("the tickets/SLA report", () => {
     // Closed by the admin: the ticket is the admin's.
     expect(data[4].slice(3, 8)).toEqual(["Анна Сергеевна", "5511900000001", "Suporte", "Admin", "Fechado"]);
     expect(data[4][10]).toBe(20);
+    // Dates as the reader's wall clock (tz=UTC here): 10 Mar 12:00 opened, 12:20 closed.
+    expect([(data[4][8] as Date).getTime(), (data[4][9] as Date).getTime()]).toEqual([T, T + 20 * MIN]);
     expect(data[4][11]).toBe("No prazo");
     expect(data[3][11]).toBe("Atenção");
     expect(data[2][11]).toBe("Atrasado");
@@ -199,6 +201,7 @@ describe("the tickets/SLA report", () => {
     expect(text).toContain("Анна Сергеевна");
     expect(text).toContain("Просрочен");
     expect(text).toContain("150,00");
+    expect(text).toContain("10/03/2026 12:20");
   });
 
   it("shows a ticket's conversation in the chat view", async () => {
