@@ -17,13 +17,15 @@ const fs = require("node:fs");
 const net = require("node:net");
 const path = require("node:path");
 
-/** The Debian packages the tests use, each with the programs that show it is installed. */
+/** The Debian packages the tests use, each with the programs (or files) that show it is installed. */
 const PACKAGES = [
   { name: "mariadb-server", programs: ["/usr/sbin/mariadbd"] },
   { name: "redis-server", programs: ["redis-server"] },
   { name: "nats-server", programs: ["nats-server", "/usr/sbin/nats-server"] },
   { name: "chromium", programs: ["/usr/bin/chromium"] },
   { name: "dovecot-imapd", programs: ["/usr/sbin/dovecot"] },
+  // The PDF exports' font (report-kit): pdfkit's own fonts print no Cyrillic.
+  { name: "fonts-dejavu-core", programs: ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"] },
 ];
 
 /** The services integration tests talk to; `root` when only root can start them. */
@@ -79,14 +81,14 @@ function plan(state) {
 /** The machine's real probes and commands; tests pass their own. */
 const machine = {
   isRoot: () => typeof process.getuid === "function" && process.getuid() === 0,
-  /** An absolute path that is an executable, or a command found on PATH (plus the sbin folders). */
+  /** A file at an absolute path (a program, or a package's data file such as a font), or an executable command found on PATH (plus the sbin folders). */
   hasProgram(p) {
     const candidates = p.startsWith("/")
       ? [p]
       : [...(process.env.PATH || "").split(path.delimiter), "/usr/sbin", "/sbin", "/usr/local/sbin"].filter(Boolean).map((d) => path.join(d, p));
     return candidates.some((c) => {
       try {
-        fs.accessSync(c, fs.constants.X_OK);
+        if (!p.startsWith("/")) fs.accessSync(c, fs.constants.X_OK);
         return fs.statSync(c).isFile();
       } catch {
         return false;

@@ -63,7 +63,7 @@ describe("the set-up's plan", () => {
   });
 
   it("knows every package and service the tests use", () => {
-    expect(PACKAGES.map((p) => p.name).sort()).toEqual(["chromium", "dovecot-imapd", "mariadb-server", "nats-server", "redis-server"]);
+    expect(PACKAGES.map((p) => p.name).sort()).toEqual(["chromium", "dovecot-imapd", "fonts-dejavu-core", "mariadb-server", "nats-server", "redis-server"]);
     expect(SERVICES.map((s) => [s.name, s.port])).toEqual([
       ["MariaDB", 3306],
       ["Redis", 6379],
@@ -107,13 +107,13 @@ describe("the set-up on a fake machine", () => {
     const r = await setup({ m, log: (l) => lines.push(l), waitMs: 1000 });
     expect(r.ready).toBe(true);
     expect(ran[0]).toBe("apt-get update -qq");
-    expect(ran[1]).toBe("apt-get install -y -qq chromium dovecot-imapd");
+    expect(ran[1]).toBe("apt-get install -y -qq chromium dovecot-imapd fonts-dejavu-core");
     expect(ran.filter((c) => c.startsWith("start-stop-daemon") || c.startsWith("redis-server"))).toEqual([
       "start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd",
       "redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save  --appendonly no",
       "start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- -a 127.0.0.1 -p 4222 -js",
     ]);
-    expect(lines).toEqual(["installing chromium, dovecot-imapd (apt-get)", "starting MariaDB", "starting Redis", "starting NATS", "the machine is ready"]);
+    expect(lines).toEqual(["installing chromium, dovecot-imapd, fonts-dejavu-core (apt-get)", "starting MariaDB", "starting Redis", "starting NATS", "the machine is ready"]);
   });
 
   it("a ready machine: runs nothing and says nothing", async () => {
