@@ -74,6 +74,8 @@ describe("realtime payloads", () => {
     });
     const own = chatCreated({ ...base, fromMe: true, hasMedia: false }).payload;
     expect([own.read, own.fromMe, own.mediaType]).toEqual([true, true, null]);
+    // A channel that knows the business's verified name (WhatsApp's official API) says it.
+    expect(chatCreated({ ...base, fromMe: false, hasMedia: false, verifiedBizName: "Loja Aurora" }).payload.verifiedBizName).toBe("Loja Aurora");
   });
 
   it("appMessage names the message's ticket by where it stands, nothing more of it", () => {

@@ -93,7 +93,8 @@ export interface ChatCreatePayload {
   isGroup: boolean;
   /** The member who wrote a group message. */
   participant: MessageParticipant | null;
-  verifiedBizName: null;
+  /** The business's verified name on the channel (WhatsApp's official API), else null. */
+  verifiedBizName: string | null;
   messageId: number;
   mediaType: string | null;
   ticket: {
@@ -217,6 +218,7 @@ export function chatCreated(o: {
   isGroup: boolean;
   fromMe: boolean;
   hasMedia: boolean;
+  verifiedBizName?: string | null;
 }): ChatCreateEvent {
   const { ticket, contact, message } = o;
   return {
@@ -227,7 +229,7 @@ export function chatCreated(o: {
       fromMe: o.fromMe,
       isGroup: o.isGroup,
       participant: message.participant,
-      verifiedBizName: null,
+      verifiedBizName: o.verifiedBizName ?? null,
       messageId: message.id,
       mediaType: o.hasMedia ? message.mediaType : null,
       ticket: {

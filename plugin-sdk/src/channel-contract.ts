@@ -202,6 +202,11 @@ export interface InboundMessage extends ConnectionRef {
   /** In a group (`isGroup`, `from` is the group): the member who wrote. */
   participant?: { externalId: string; name?: string; phone?: string };
   /**
+   * The business's verified name on the channel (WhatsApp's official API: the number's name as
+   * Meta verified it), carried to the list's `chat:create` event (spec §7 realtime).
+   */
+  verifiedBizName?: string;
+  /**
    * From the history the channel received when it was linked (an import), not live: stored in
    * order without notifications; with `closeTicket`, the ticket it lands in is left closed.
    */

@@ -301,6 +301,7 @@ export const coreChannelParams = {
     isGroup: { type: "boolean", optional: true },
     fromMe: { type: "boolean", optional: true },
     participant: { type: "object", optional: true, props: { externalId: { type: "string", min: 1 }, name: optionalString, phone: optionalString } },
+    verifiedBizName: { type: "string", optional: true, max: 200 },
     imported: { type: "object", optional: true, props: { closeTicket: { type: "boolean", optional: true } } },
   },
   ack: {

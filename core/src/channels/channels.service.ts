@@ -183,6 +183,7 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
               fromMe: !!msg.fromMe,
               hasMedia: !!media,
               opened,
+              verifiedBizName: msg.verifiedBizName ?? null,
             });
           }
           return { messageId: stored.message.id, ticketId: open.id, duplicate: false };

@@ -19,7 +19,7 @@ type PushTicket = Pick<TicketRow, "id" | "tenantId" | "userId" | "queueId" | "st
  */
 export async function pushInbound(
   ctx: Pick<Context, "emit" | "call">,
-  o: { ticket: PushTicket; contact: { id: number; name: string; profilePicUrl?: string | null }; message: MessageView; body: string; isGroup: boolean; fromMe: boolean; hasMedia: boolean; opened?: boolean },
+  o: { ticket: PushTicket; contact: { id: number; name: string; profilePicUrl?: string | null }; message: MessageView; body: string; isGroup: boolean; fromMe: boolean; hasMedia: boolean; opened?: boolean; verifiedBizName?: string | null },
 ): Promise<void> {
   const { ticket, contact } = o;
   const bot = ticket.status === "chatbot" && !o.fromMe && ticket.chatbotPluginId && ticket.chatbotRef ? { pluginId: ticket.chatbotPluginId, ref: ticket.chatbotRef } : null;

@@ -37,6 +37,7 @@ export const inboundParams = {
     strict: "remove",
     props: { externalId, name: { type: "string", optional: true, max: 200 }, phone: { type: "string", optional: true, max: 40 } },
   },
+  verifiedBizName: { type: "string", optional: true, max: 200 },
   imported: { type: "object", optional: true, strict: "remove", props: { closeTicket: { type: "boolean", optional: true } } },
 };
 

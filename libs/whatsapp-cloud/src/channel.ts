@@ -52,6 +52,8 @@ export interface Live {
   graph: GraphClient;
   status: ConnectionStatus;
   detail?: string;
+  /** The number's name as Meta verified it (the connect probe's `verified_name`), for the list's chat:create event. */
+  verifiedName?: string;
 }
 
 /** A WhatsApp wa_id: the digits of the number (a "+" or spaces typed by someone are dropped). */
@@ -209,7 +211,8 @@ export class CloudChannel {
   /** Checks the credentials at connect: refused → needs new credentials; unreachable → timeout (sends still try). */
   private async probe(l: Live): Promise<StatusResult> {
     try {
-      await l.graph.call("GET", l.graph.profile.probePath);
+      const who = await l.graph.call<{ verified_name?: string } | undefined>("GET", l.graph.profile.probePath);
+      if (typeof who?.verified_name === "string" && who.verified_name.trim()) l.verifiedName = who.verified_name.trim().slice(0, 200);
       return { status: "connected" };
     } catch (err) {
       if (!(err instanceof GraphError)) throw err;

@@ -51,7 +51,8 @@ async function takeMessage(channel: CloudChannel, core: Caller, x: Routed, a: Ex
   const running = inFlight.get(flight);
   if (running) return running;
   const p = (async () => {
-    const draft = { ...x.ref, ...a.draft };
+    const verifiedBizName = channel.liveOf(x.ref)?.verifiedName;
+    const draft = { ...x.ref, ...a.draft, ...(verifiedBizName ? { verifiedBizName } : {}) };
     if (a.media) {
       const graph = channel.liveOf(x.ref)?.graph ?? channel.graphFor(x.settings);
       try {

@@ -2,8 +2,10 @@
  * What each kind of Cloud API message becomes in the real core: files downloaded through the
  * short-lived URL (looked up again when it expired) and stored with their type and size,
  * replies naming the quoted message, reactions added and taken away, interactive choices as
- * their titles (WHATSAPP.md §7.2 items 3 and 8).
+ * their titles (WHATSAPP.md §7.2 items 3 and 8); the list's chat:create event names the
+ * business by the name Meta verified for the number (verifiedBizName, issue 16 item 8).
  */
+import { io as ioClient } from "socket.io-client";
 import { createTenant, startCore, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { FakeGraph } from "./fake-graph";
 import { connectWaba, LOOPBACK_FAKES, messagesOf, newCustomer, ticketWithMessages, waitFor, type WabaConnection } from "./helpers";
@@ -33,6 +35,28 @@ describe("WABA inbound kinds, real core", () => {
     const r = await FakeGraph.deliver(c.webhook, envelope([{ wabaId: c.number.wabaId, changes: [{ value: messagesValue(c.number.pnid, { contacts: [who], messages }) }] }]), c.appSecret);
     expect(r.status).toBe(200);
   };
+
+  it("chat:create carries the number's verified name, read from the Graph API at connect", async () => {
+    const socket = ioClient(t.url, { path: "/socket.io", transports: ["websocket"], auth: { token: f.admin.token, sessionId: f.admin.sessionId }, reconnection: false, forceNew: true });
+    const events: Array<{ event: string; payload: any }> = [];
+    socket.onAny((event, payload) => events.push({ event, payload }));
+    await new Promise<void>((resolve, reject) => {
+      socket.on("ready", () => resolve());
+      socket.on("connect_error", reject);
+    });
+    try {
+      // A customer of its own: the other cases count their ticket's messages.
+      const vera = newCustomer("Vera");
+      const text = `Quem está falando? ${Date.now()}`;
+      const r = await FakeGraph.deliver(c.webhook, envelope([{ wabaId: c.number.wabaId, changes: [{ value: messagesValue(c.number.pnid, { contacts: [vera], messages: [textMessage(vera, text)] }) }] }]), c.appSecret);
+      expect(r.status).toBe(200);
+      const created = await waitFor("chat:create", async () => events.find((e) => e.payload?.type === "chat:create" && e.payload.payload?.body === text));
+      expect(created.event).toBe(`${f.tenantId}:ticketList`);
+      expect(created.payload.payload).toMatchObject({ verifiedBizName: "Loja Teste", fromMe: false, read: false });
+    } finally {
+      socket.close();
+    }
+  });
 
   it("stores text, an image with its caption (URL expired once, looked up again) and a PDF with its name", async () => {
     const first = textMessage(who, "Bom dia!");
