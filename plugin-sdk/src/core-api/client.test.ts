@@ -16,6 +16,8 @@ const ACTIONS = [
   "tickets.update",
   "messages.list",
   "messages.send",
+  "messages.sendTo",
+  "templates.list",
   "queues.list",
   "users.list",
   "users.get",
