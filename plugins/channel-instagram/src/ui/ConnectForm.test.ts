@@ -23,7 +23,7 @@ describe("instagram connect form, drawn", () => {
   it("shows the Instagram Login fields and the server's error in the tenant's language", () => {
     const html = draw({ flavour: "instagram", verifyToken: "v".repeat(32) }, "pt-BR", undefined, { igAccountId: texts["pt-BR"].err_igAccountId_required });
     expect(html).not.toContain("!");
-    for (const k of ["flavour", "flavour_instagram", "flavour_page", "igAccountId", "accessToken", "appSecret", "verifyToken", "humanAgentTag", "webhookAfterSave"] as const) expect(html).toContain(texts["pt-BR"][k]);
+    for (const k of ["officialOnly", "flavour", "flavour_instagram", "flavour_page", "igAccountId", "accessToken", "appSecret", "verifyToken", "humanAgentTag", "webhookAfterSave"] as const) expect(html).toContain(texts["pt-BR"][k]);
     expect(html).not.toContain(texts["pt-BR"].pageIdHint);
     expect(html.match(/ant-form-item-has-error/g)).toHaveLength(1);
   });

@@ -77,6 +77,7 @@ export default function InstagramConnectForm({ value, onChange, errors, connecti
   return (
     <div data-testid="ig-connect-form">
       {needsCredentials ? <Alert style={{ marginBottom: 16 }} showIcon type="warning" title={t("credentialsNeeded")} description={t("credentialsNeededHint")} data-testid="ig-credentials-needed" /> : null}
+      <Alert style={{ marginBottom: 16 }} showIcon type="info" title={t("officialOnly")} data-testid="ig-official-only" />
       <Form layout="vertical" component="div">
         <Form.Item label={t("flavour")} required extra={t(`flavourHint_${flavour}`)} {...field("flavour")}>
           <Radio.Group value={flavour} onChange={(e) => set("flavour", e.target.value)} data-testid="ig-flavour">

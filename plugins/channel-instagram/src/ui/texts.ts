@@ -1,6 +1,7 @@
 /** The Instagram connect form's texts in the four languages. */
 export const texts = {
   "pt-BR": {
+    officialOnly: "Conexão pela API oficial da Meta, com token. Entrar com o usuário e a senha do Instagram não é oferecido: viola os termos do Instagram e leva ao bloqueio da conta.",
     flavour: "Forma de acesso",
     flavour_instagram: "Login do Instagram",
     flavour_page: "Página do Facebook",
@@ -47,6 +48,7 @@ export const texts = {
     errUrl: "Informe um endereço http(s) válido",
   },
   en: {
+    officialOnly: "Connected through Meta's official API, with a token. Logging in with the Instagram user and password is not offered: it breaks Instagram's terms and gets accounts locked.",
     flavour: "Access method",
     flavour_instagram: "Instagram Login",
     flavour_page: "Facebook Page",
@@ -93,6 +95,7 @@ export const texts = {
     errUrl: "Enter a valid http(s) address",
   },
   es: {
+    officialOnly: "Conexión por la API oficial de Meta, con token. No se ofrece entrar con el usuario y la contraseña de Instagram: viola los términos de Instagram y lleva al bloqueo de la cuenta.",
     flavour: "Forma de acceso",
     flavour_instagram: "Inicio de sesión de Instagram",
     flavour_page: "Página de Facebook",
@@ -139,6 +142,7 @@ export const texts = {
     errUrl: "Indique una dirección http(s) válida",
   },
   ru: {
+    officialOnly: "Подключение через официальный API Meta с токеном. Вход по логину и паролю Instagram не предлагается: это нарушает правила Instagram и ведёт к блокировке аккаунта.",
     flavour: "Способ доступа",
     flavour_instagram: "Вход через Instagram",
     flavour_page: "Страница Facebook",
