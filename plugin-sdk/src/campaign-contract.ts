@@ -127,6 +127,7 @@ export const CAMPAIGN_ROUTE_OPS = {
   update: "PUT /{base}/item",
   remove: "DELETE /{base}/item",
   addContacts: "POST /{base}/item/contacts",
+  removeContacts: "DELETE /{base}/item/contacts",
   contacts: "GET /{base}/item/contacts",
   schedule: "POST /{base}/item/schedule",
   pause: "POST /{base}/item/pause",

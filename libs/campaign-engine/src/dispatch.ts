@@ -150,6 +150,8 @@ export class CampaignDispatcher {
         if (locked.lanes) await tx.table<CampaignRow>(CAMPAIGNS).update({ id: campaignId }, { lanes: afterAccepted(locked.lanes, connectionId) });
       });
     }
-    await table.update(mine, { status: failed ? "failed" : "sent", messageId: message.id ? Number(message.id) : null, failReason: failed ? String(message.failReason ?? "send failed").slice(0, 255) : null, sentAt: now, updatedAt: now });
+    // A message sent before (the same key after a restart) may have had its acks already: its status says how far it got.
+    const reached = (["delivered", "read", "played"] as const).find((x) => x === message.status) ?? "sent";
+    await table.update(mine, { status: failed ? "failed" : reached, messageId: message.id ? Number(message.id) : null, failReason: failed ? String(message.failReason ?? "send failed").slice(0, 255) : null, sentAt: now, updatedAt: now });
   }
 }

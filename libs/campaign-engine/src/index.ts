@@ -9,3 +9,5 @@ export * from "./csv";
 export * from "./schema";
 export * from "./store";
 export * from "./dispatch";
+export * from "./contacts";
+export * from "./service";

@@ -1,0 +1,24 @@
+/**
+ * Normal campaigns (spec §2 /campanhas and /campanhas/{campanhaId}, BASIC): the campaign
+ * engine (libs/campaign-engine) with the normal type's content — up to three messages and an
+ * optional file — under /api/campanhas/…. Statuses, contacts, pacing, business hours, exactly
+ * once and counts are the engine's; the type adds only its content (src/type.ts).
+ */
+import { definePlugin } from "@openatende/plugin-sdk";
+import { campaignService } from "@openatende/campaign-engine";
+import { normalContentParams, normalType } from "./type";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const pkg = require("../package.json");
+
+export const ERROR_PREFIX = "CAMPAIGN_NORMAL";
+
+const campaigns = campaignService({ type: normalType, errorPrefix: ERROR_PREFIX, tier: "BASIC", contentParams: normalContentParams });
+
+export const campaignNormalPlugin = definePlugin({
+  pkgJson: pkg,
+  service: campaigns.service,
+  platformEvents: campaigns.platformEvents,
+});
+
+export default campaignNormalPlugin;
