@@ -28,6 +28,12 @@ export async function startCampaignCore(reuse?: TestCore["store"]): Promise<Test
   const svc: Service = t.core.broker.createService(createPluginsService(t.core.deps, { pluginDirs: [FIXTURES], startTimeoutMs: 10_000 }));
   jest.spyOn(svc.logger, "warn").mockImplementation(() => undefined);
   await t.core.broker.waitForServices(["plugins", "platform", "v1.campaign-normal", CHANNEL_SERVICE], 60_000);
+  // The gateway publishes a service's routes once it has seen it: wait for the ones the tests call first.
+  await waitFor(
+    "the gateway's routes",
+    () => t.core.broker.call("api.listAliases") as Promise<Array<{ actionName: string }>>,
+    (aliases) => ["plugins.setAllowed", "connections.create"].every((n) => aliases.some((a) => a.actionName === n)),
+  );
   return t;
 }
 
