@@ -118,7 +118,8 @@ export const d360Provider: CloudProvider<D360Settings> = {
   // The URL is one number's: every account's change that reaches it (authenticated) is its own.
   ownsAccount: () => true,
   templates: d360Templates,
-  accepted: (s) => `360dialog accepted the API key of +${s.phoneNumber}`,
+  // What the test shows under its translated title: the number the key belongs to.
+  accepted: (s) => `+${s.phoneNumber}`,
   async afterConnect(call, s, webhook) {
     await call("POST", "/v1/configs/webhook", { url: webhook.url, headers: { [SECRET_HEADER]: webhookSecretOf(s.apiKey, webhook.token) } });
   },

@@ -39,5 +39,6 @@ export const wabaProvider: CloudProvider<WabaSettings> = {
   sharesWebhooks: (own, other) => sameSecret(other.appSecret, own.appSecret),
   ownsAccount: (s, entryId) => entryId === s.businessAccountId,
   templates: metaTemplateApi<WabaSettings>(),
-  accepted: (s, who) => `Meta accepted the credentials: ${[who.verified_name, who.display_phone_number].filter(Boolean).join(" ") || s.phoneNumberId}`,
+  // What the test shows under its translated title: the number as Meta knows it (data, no prose in one language).
+  accepted: (s, who) => [who.verified_name, who.display_phone_number].filter(Boolean).join(" · ") || s.phoneNumberId,
 };
