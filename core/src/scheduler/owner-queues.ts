@@ -26,6 +26,8 @@ export const DONE_KEEP_SECONDS = 7 * 24 * 3600;
 const FAILED_KEEP_SECONDS = 7 * 24 * 3600;
 /** Jobs one node runs at once per owner. */
 export const CONCURRENCY = 5;
+/** How long a stop waits for a queue still opening before closing it anyway. */
+const CLOSE_WAIT_MS = 3000;
 
 // KEYS: active, wait, job hash, stalled. ARGV: job id, now (the scheduler's clock), STUCK_AFTER_MS.
 // A run is known by its processedOn; its age is counted from the first pass that saw it
@@ -143,11 +145,22 @@ export class OwnerQueues {
     return rescued;
   }
 
+  /**
+   * Closes every queue once it has finished opening: a Bull queue closed while its clients are
+   * still connecting leaves a "Connection is closed" rejection behind (a node stopped just
+   * after it started). The wait is bounded, so a Redis that is gone does not hold the stop.
+   */
   async close(): Promise<void> {
     this.closed = true;
     const qs = [...this.queues.values()];
     this.queues.clear();
-    await Promise.all(qs.map((q) => q.close().catch(() => undefined)));
+    const opened = (q: Bull.Queue<JobSpec>) => Promise.race([q.isReady().then(() => undefined, () => undefined), new Promise<void>((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
+    await Promise.all(
+      qs.map(async (q) => {
+        await opened(q);
+        await q.close().catch(() => undefined);
+      }),
+    );
   }
 }
 
