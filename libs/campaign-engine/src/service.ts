@@ -3,7 +3,7 @@
  * base), its `dispatch` job on the core's scheduler, and its `message.acked` handler. A type
  * plugin spreads `campaignService(...)` into definePlugin:
  *
- *   const campaigns = campaignService({ type: normalType, errorPrefix: "CAMPAIGN_NORMAL", tier: "BASIC", contentParams });
+ *   const campaigns = campaignService({ type: normalType, errorPrefix: "CAMPAIGN_WHATSAPP", tier: "BASIC", contentParams });
  *   export default definePlugin({ pkgJson, service: campaigns.service, platformEvents: campaigns.platformEvents });
  *
  * Routes are a supervisor's or admin's (the tenant is always the caller's); ids travel in the
@@ -23,7 +23,7 @@ type Ctx<P = Record<string, unknown>> = Context<P, Meta>;
 
 export interface CampaignServiceOptions<Content> {
   type: CampaignTypeDefinition<Content>;
-  /** The plugin's prefix of the engine's own codes: "CAMPAIGN_NORMAL" → ERR_CAMPAIGN_NORMAL_NOT_PAUSABLE. */
+  /** The plugin's prefix of the engine's own codes: "CAMPAIGN_WHATSAPP" → ERR_CAMPAIGN_WHATSAPP_NOT_PAUSABLE. */
   errorPrefix: string;
   tier: "FREE" | "BASIC" | "PLUS" | "PREMIUM";
   /** fastest-validator params of the type's content. */

@@ -1,6 +1,6 @@
 /**
  * What the campaign plugin's core tests share: a core on MariaDB whose plugin host loads the
- * bundled plugins (campaign-normal among them) and the campaign test channel
+ * bundled plugins (campaign-whatsapp among them) and the campaign test channel
  * (fixtures/channel-campaign-fixture), tenants allowed both, and connections of that channel.
  */
 import * as path from "node:path";
@@ -27,7 +27,7 @@ export async function startCampaignCore(reuse?: TestCore["store"]): Promise<Test
   const t = await startCore({ env: { SERVICES: "api,core" }, reuse });
   const svc: Service = t.core.broker.createService(createPluginsService(t.core.deps, { pluginDirs: [FIXTURES], startTimeoutMs: 10_000 }));
   jest.spyOn(svc.logger, "warn").mockImplementation(() => undefined);
-  await t.core.broker.waitForServices(["plugins", "platform", "v1.campaign-normal", CHANNEL_SERVICE], 60_000);
+  await t.core.broker.waitForServices(["plugins", "platform", "v1.campaign-whatsapp", CHANNEL_SERVICE], 60_000);
   // The gateway publishes a service's routes once it has seen it: wait for the ones the tests call first.
   await waitFor(
     "the gateway's routes",
@@ -42,7 +42,7 @@ export async function routesReady(t: TestCore, who: Auth): Promise<void> {
 }
 
 export async function allow(t: TestCore, sup: Auth, tenantId: number): Promise<void> {
-  for (const id of ["campaign-normal", CHANNEL]) {
+  for (const id of ["campaign-whatsapp", CHANNEL]) {
     const r = await t.api.put(`/plugins/${id}/tenants/${tenantId}`, { allowed: true }, sup);
     if (r.status !== 200) throw new Error(`allow ${id}: ${r.status} ${JSON.stringify(r.body)}`);
   }

@@ -11,14 +11,14 @@ import { normalContentParams, normalType } from "./type";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const pkg = require("../package.json");
 
-export const ERROR_PREFIX = "CAMPAIGN_NORMAL";
+export const ERROR_PREFIX = "CAMPAIGN_WHATSAPP";
 
 const campaigns = campaignService({ type: normalType, errorPrefix: ERROR_PREFIX, tier: "BASIC", contentParams: normalContentParams });
 
-export const campaignNormalPlugin = definePlugin({
+export const campaignWhatsappPlugin = definePlugin({
   pkgJson: pkg,
   service: campaigns.service,
   platformEvents: campaigns.platformEvents,
 });
 
-export default campaignNormalPlugin;
+export default campaignWhatsappPlugin;

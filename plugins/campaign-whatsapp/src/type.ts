@@ -35,9 +35,9 @@ export const normalType: CampaignTypeDefinition<NormalContent> = {
   validateContent(c) {
     const problems: Record<string, string> = {};
     const texts = c.messages ?? [];
-    if (!texts.length || texts.length > CAMPAIGN_MAX_VARIANTS) problems.messages = "ERR_CAMPAIGN_NORMAL_CONTENT_INVALID";
+    if (!texts.length || texts.length > CAMPAIGN_MAX_VARIANTS) problems.messages = "ERR_CAMPAIGN_WHATSAPP_CONTENT_INVALID";
     texts.forEach((t, i) => {
-      if (!t.trim() && !c.media) problems[`messages.${i}`] = "ERR_CAMPAIGN_NORMAL_CONTENT_INVALID";
+      if (!t.trim() && !c.media) problems[`messages.${i}`] = "ERR_CAMPAIGN_WHATSAPP_CONTENT_INVALID";
     });
     return problems;
   },

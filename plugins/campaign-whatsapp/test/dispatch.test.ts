@@ -5,7 +5,7 @@
  * campaign down instead of failing contacts, the core stopped mid-campaign and started again
  * on the same database and Redis (nothing sent twice, nothing lost), and the counts from acks.
  *
- * One file alone: NODE_PATH=/tmp/campaign-link npx jest plugins/campaign-normal/test/dispatch.test.ts
+ * One file alone: NODE_PATH=/tmp/campaign-link npx jest plugins/campaign-whatsapp/test/dispatch.test.ts
  * (NODE_PATH only until npm install links @openatende/campaign-engine).
  */
 import { createConnection } from "mysql2/promise";
@@ -63,7 +63,7 @@ it("sends each contact exactly once across a restart, slows down on a rate limit
   // Exactly once: one message per contact in the core, each handed over once; nobody lost.
   const db = await createConnection({ host: "127.0.0.1", port: 3306, user: "root", password: "", database: store.dbName });
   try {
-    const [rows] = await db.query("SELECT contactId, status, failReason, idempotencyKey FROM messages WHERE tenantId = ? AND idempotencyKey LIKE ? ORDER BY id", [a.tenantId, `campaign-normal:campaign:${id}:%`]);
+    const [rows] = await db.query("SELECT contactId, status, failReason, idempotencyKey FROM messages WHERE tenantId = ? AND idempotencyKey LIKE ? ORDER BY id", [a.tenantId, `campaign-whatsapp:campaign:${id}:%`]);
     const list = rows as Array<{ contactId: number; status: string; failReason: string | null; idempotencyKey: string }>;
     const sent = list.filter((m) => m.status !== "failed");
     expect(sent.map((m) => m.contactId).sort((x, y) => x - y)).toEqual([...contactIds].sort((x, y) => x - y));
