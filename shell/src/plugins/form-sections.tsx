@@ -5,7 +5,7 @@
  * (`save(id, value)`), so a chatbot plugin keeps its settings of a queue in its own data.
  */
 import { useEffect, useState } from "react";
-import { Divider } from "antd";
+import { Divider, Spin } from "antd";
 import type { FormSectionDefinition } from "@openatende/plugin-sdk/ui";
 import { useRoot } from "../app/context";
 import type { Owned } from "./registry";
@@ -30,7 +30,11 @@ export function useFormSections(slot: "queueForm" | "connectionForm", id: number
       if (!rt || !s.load) continue;
       s.load(id, rt)
         .then((v) => live && setValues((all) => ({ ...all, [keyOf(s)]: v ?? {} })))
-        .catch((e) => root.notifyError(e));
+        .catch((e) => {
+          // Shown, and the section opens empty rather than waiting for ever.
+          root.notifyError(e);
+          if (live) setValues((all) => ({ ...all, [keyOf(s)]: {} }));
+        });
     }
     return () => {
       live = false;
@@ -43,12 +47,21 @@ export function useFormSections(slot: "queueForm" | "connectionForm", id: number
     const rt = ownerRuntime(root, s.pluginId);
     const C = s.component;
     if (!rt) return null;
+    // A section whose values are loading is not drawn yet: a choice made before they arrived would be
+    // overwritten by them (and then not saved).
+    const loading = id !== undefined && !!s.load && values[keyOf(s)] === undefined;
     return (
       <div key={keyOf(s)} data-testid={`form-section-${s.pluginId}-${s.key}`}>
         <Divider titlePlacement="start" plain>
           {labelOf(s.label, root.session.locale)}
         </Divider>
-        <C runtime={rt} id={id} value={values[keyOf(s)] ?? {}} onChange={(v) => setValues((all) => ({ ...all, [keyOf(s)]: v }))} />
+        {loading ? (
+          <span data-testid="form-section-loading">
+            <Spin size="small" />
+          </span>
+        ) : (
+          <C runtime={rt} id={id} value={values[keyOf(s)] ?? {}} onChange={(v) => setValues((all) => ({ ...all, [keyOf(s)]: v }))} />
+        )}
       </div>
     );
   });
