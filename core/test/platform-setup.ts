@@ -8,7 +8,7 @@ import * as path from "node:path";
 import type { Service } from "moleculer";
 import { io as ioClient, type Socket } from "socket.io-client";
 import type { PlatformActions } from "@openatende/plugin-sdk";
-import { startCore, createSuper, type Auth, type TestCore, type TenantFixture } from "./helpers";
+import { startCore, createSuper, type Auth, type Dialect, type TestCore, type TenantFixture } from "./helpers";
 import { createPluginsService } from "../src/plugins/plugins.service";
 
 export const FIXTURES = path.join(__dirname, "fixtures-plugins");
@@ -38,8 +38,8 @@ export async function rejection(p: Promise<unknown>): Promise<{ type?: string; c
  * The core with the fixture plugins in its process; with `external` (PLUGINS_EXTERNAL=the probe
  * and a transporter in `env`), the host only lists the probe, which a plugin node runs.
  */
-export async function startWithProbe(opts: { env?: Record<string, string>; external?: boolean } = {}): Promise<{ t: TestCore; sup: Auth }> {
-  const t = await startCore({ env: { SERVICES: "api,core", ...(opts.external ? { PLUGINS_EXTERNAL: PROBE } : {}), ...opts.env } });
+export async function startWithProbe(opts: { env?: Record<string, string>; external?: boolean; dialect?: Dialect } = {}): Promise<{ t: TestCore; sup: Auth }> {
+  const t = await startCore({ dialect: opts.dialect, env: { SERVICES: "api,core", ...(opts.external ? { PLUGINS_EXTERNAL: PROBE } : {}), ...opts.env } });
   const dirs = opts.external ? [path.join(FIXTURES, "platform")] : [FIXTURES, path.join(FIXTURES, "platform")];
   const svc: Service = t.core.broker.createService(createPluginsService(t.core.deps, { pluginDirs: dirs, startTimeoutMs: 5000 }));
   jest.spyOn(svc.logger, "warn").mockImplementation(() => undefined);

@@ -63,6 +63,10 @@ export interface ContactQueryParams {
   ids?: number[];
   tagIds?: number[];
   search?: string;
+  /** Birthday in this month (1–12). */
+  birthdayMonth?: number;
+  /** State field equal to one of these. */
+  states?: string[];
   offset: number;
   limit: number;
 }

@@ -32,12 +32,22 @@ export function platformContactActions(kit: ContactsKit): Record<string, ActionS
     /** contacts.query: by name, then id. */
     query: {
       visibility: "public",
-      params: { tenantId: id, ids: ids(), tagIds: ids(), search: { type: "string", max: 120, optional: true }, offset: { type: "number", integer: true, min: 0, max: 1_000_000 }, limit },
+      params: {
+        tenantId: id,
+        ids: ids(),
+        tagIds: ids(),
+        search: { type: "string", max: 120, optional: true },
+        birthdayMonth: { type: "number", integer: true, min: 1, max: 12, optional: true },
+        states: { type: "array", items: { type: "string", max: 100 }, max: 100, optional: true },
+        offset: { type: "number", integer: true, min: 0, max: 1_000_000 }, limit },
       async handler(ctx: Ctx<ContactQueryParams>): Promise<ContactsActions["contacts.query"]["result"]> {
         const p = ctx.params;
         const and: WhereOptions[] = [{ tenantId: p.tenantId }];
         if (p.ids) and.push({ id: { [Op.in]: p.ids } });
         if (p.tagIds) and.push({ id: p.tagIds.length ? { [Op.in]: taggedWith(p.tenantId, p.tagIds) } : -1 });
+        // A DATEONLY reads "YYYY-MM-DD" as text on both MariaDB and SQLite: the month is characters 6–7.
+        if (p.birthdayMonth) and.push(Sequelize.where(Sequelize.fn("SUBSTR", Sequelize.col("birthday"), 6, 2), String(p.birthdayMonth).padStart(2, "0")));
+        if (p.states) and.push(p.states.length ? { state: { [Op.in]: p.states } } : { id: -1 });
         const q = p.search?.trim();
         if (q) {
           const or: WhereOptions[] = [containsCI("name", q), containsCI("email", q)];

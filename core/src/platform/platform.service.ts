@@ -112,10 +112,18 @@ export function createPlatformService(deps: CoreDeps): ServiceSchema {
         },
       },
       "contacts.list": {
-        params: { ...T, ...paging, ids, tagIds: ids, search },
+        params: {
+          ...T,
+          ...paging,
+          ids,
+          tagIds: ids,
+          search,
+          birthdayMonth: { type: "number", integer: true, min: 1, max: 12, optional: true },
+          states: { type: "array", items: { type: "string", max: 100 }, max: 100, optional: true },
+        },
         async handler(ctx: P<"platform.contacts.list">): R<"platform.contacts.list"> {
-          const { tenantId, ids: only, tagIds, search: q } = ctx.params;
-          const r = await call(ctx, "contacts.query", { tenantId, ids: only, tagIds, search: q, ...pageOf(ctx.params) });
+          const { tenantId, ids: only, tagIds, search: q, birthdayMonth, states } = ctx.params;
+          const r = await call(ctx, "contacts.query", { tenantId, ids: only, tagIds, search: q, birthdayMonth, states, ...pageOf(ctx.params) });
           return { rows: r.rows.map(contactOf), count: r.count, hasMore: r.hasMore };
         },
       },

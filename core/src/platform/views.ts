@@ -29,6 +29,8 @@ export function contactOf(c: ContactView): PlatformContact {
     // Groups are tickets' property here (a group's contact is an ordinary contact row).
     isGroup: false,
     tags: (c.tags ?? []).map(tagOf),
+    birthday: c.birthday ?? null,
+    state: c.state ?? null,
     createdAt: isoNow(c.createdAt),
     updatedAt: isoNow(c.updatedAt),
   };

@@ -32,6 +32,10 @@ export interface PlatformContact {
   profilePicUrl: string | null;
   isGroup: boolean;
   tags: PlatformTag[];
+  /** "YYYY-MM-DD" (the contact's birthday field), or null. */
+  birthday: string | null;
+  /** The contact's state field (free text, e.g. "SP"), or null. */
+  state: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -128,6 +132,10 @@ export interface ContactQuery extends PageParams {
   ids?: number[];
   tagIds?: number[];
   search?: string;
+  /** Contacts whose birthday falls in this month (1–12). */
+  birthdayMonth?: number;
+  /** Contacts whose state field is one of these (exact match, at most 100). */
+  states?: string[];
 }
 
 export interface NoteQuery extends PageParams {
@@ -213,6 +221,13 @@ export interface PlatformSend {
   idempotencyKey?: string;
 }
 
+/** A connection's credits at its provider (platform.connections.balance), read at `checkedAt` (epoch ms). */
+export interface PlatformBalance {
+  credits: number;
+  provider: string;
+  checkedAt: number;
+}
+
 /** The plan caps a plugin enforces on its own objects (spec §6: one active chatflow on the free plan). */
 export type PlanLimitKind = "chatflows";
 
@@ -261,6 +276,13 @@ export interface PlatformActions {
    * ERR_CONNECTION_NOT_FOUND. `after` is the previous page's `next`.
    */
   "platform.templates.list": { params: T & { connectionId: number; after?: string; status?: TemplateStatus; limit?: number }; result: TemplatesListResult };
+  /**
+   * The account's credits at the provider of a connection whose channel bills per message (SMS,
+   * channel contract 1.4 `balance`): for a channel without it, ERR_CHANNEL_UNSUPPORTED; another
+   * tenant's connection, ERR_CONNECTION_NOT_FOUND; the provider's refusal (a token it does not
+   * accept) is the channel plugin's code.
+   */
+  "platform.connections.balance": { params: T & { connectionId: number }; result: PlatformBalance };
   /**
    * Stores a file among the tenant's files (at most `maxBytes`, default 10 MB, spec §9): `data`
    * is a stream of base64 text chunks (media-transfer.ts, the call's stream), the other fields are its params.
