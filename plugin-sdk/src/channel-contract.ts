@@ -9,7 +9,7 @@
 
 import type { TemplateSendComponents } from "./templates";
 
-export const CHANNEL_CONTRACT_VERSION = "1.3.0";
+export const CHANNEL_CONTRACT_VERSION = "1.4.0";
 
 /** Connection statuses of spec §4. */
 export const CONNECTION_STATUSES = ["pairing", "connected", "disconnected", "timeout", "qrcode", "inactive", "conflict", "connecting"] as const;
@@ -31,7 +31,9 @@ export const CHANNEL_ACTIONS = ["connect", "disconnect", "status", "send", "test
  * templates of an official business API (`templates: true`, since contract 1.3):
  * `templatesList`, `templateCreate`, `templateDelete`. The core calls them only on a plugin
  * that declares them; other plugins (campaigns, appointments) reach a connection's templates
- * through the core, never by calling the channel plugin themselves.
+ * through the core, never by calling the channel plugin themselves. `balance` (`balance: true`,
+ * since contract 1.4): the account's credits at a provider that bills per message (SMS), read
+ * by the core for other plugins (platform.connections.balance: SMS campaigns).
  */
 export const OPTIONAL_CHANNEL_ACTIONS = {
   markRead: "receipts",
@@ -39,6 +41,7 @@ export const OPTIONAL_CHANNEL_ACTIONS = {
   templatesList: "templates",
   templateCreate: "templates",
   templateDelete: "templates",
+  balance: "balance",
 } as const;
 
 /** Actions of the core a channel calls (through the SDK helpers, never by hand). */
@@ -67,6 +70,19 @@ export interface ResolvedToken extends ConnectionRef {
 export interface ConnectionRef {
   tenantId: number;
   connectionId: number;
+}
+
+/** Optional action `balance` (contract 1.4): the connection's stored settings, as connect gets them. */
+export interface BalanceParams extends ConnectionRef {
+  settings: Record<string, unknown>;
+}
+
+/** The account's credits at the provider (one credit per message part for SMS), read at `checkedAt` (epoch ms). */
+export interface BalanceResult {
+  credits: number;
+  /** The provider's id ("comtele", "zenvia", "twilio"). */
+  provider: string;
+  checkedAt: number;
 }
 
 export interface ConnectParams extends ConnectionRef {

@@ -28,6 +28,8 @@ import {
   TemplateCreateResult,
   TemplateDeleteParams,
   TemplateDeleteResult,
+  BalanceParams,
+  BalanceResult,
   ConnectParams,
   ConnectionRef,
   ContactUpdateEvent,
@@ -94,6 +96,8 @@ export interface ChannelActions {
   templatesList: { params: TemplatesListParams; result: TemplatesListResult };
   templateCreate: { params: TemplateCreateParams; result: TemplateCreateResult };
   templateDelete: { params: TemplateDeleteParams; result: TemplateDeleteResult };
+  /** Optional (contract 1.4): only on a channel whose manifest declares `balance`. */
+  balance: { params: BalanceParams; result: BalanceResult };
 }
 
 /** Anything with a Moleculer `call`: a Context, a ServiceBroker, a Service's broker. */

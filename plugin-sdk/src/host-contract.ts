@@ -129,6 +129,8 @@ export interface ChannelForResult {
   numberCheck?: true;
   /** Present (true) when the channel has the template actions (manifest `templates`, contract 1.3). */
   templates?: true;
+  /** Present (true) when the channel has the optional action `balance` (manifest `balance`, contract 1.4). */
+  balance?: true;
   /** The provider's customer-service window in hours (manifest `serviceWindowHours`); absent: none. */
   serviceWindowHours?: number;
 }

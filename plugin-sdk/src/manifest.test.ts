@@ -149,7 +149,7 @@ describe("validateManifest", () => {
     ["a bad channel type", { channel: { capabilities: ["text"], type: "web chat" } }, /^platform\.channel\.type must be/],
     ["receipts not a boolean", { channel: { capabilities: ["text"], receipts: "yes" } }, /^platform\.channel\.receipts must be true or false/],
     ["numberCheck not a boolean", { channel: { capabilities: ["text"], numberCheck: 1 } }, /^platform\.channel\.numberCheck must be true or false/],
-    ["an unknown channel field", { channel: { capabilities: ["text"], readReceipts: true } }, /^platform\.channel\.readReceipts is not a channel field \(known: capabilities, type, receipts, numberCheck, templates, serviceWindowHours\)/],
+    ["an unknown channel field", { channel: { capabilities: ["text"], readReceipts: true } }, /^platform\.channel\.readReceipts is not a channel field \(known: capabilities, type, receipts, numberCheck, templates, balance, serviceWindowHours\)/],
     ["templates without the template capability", { channel: { capabilities: ["text"], templates: true } }, /^platform\.channel\.templates needs the capability "template"/],
     ["a service window of 0 hours", { channel: { capabilities: ["text"], serviceWindowHours: 0 } }, /^platform\.channel\.serviceWindowHours must be a whole number of hours from 1 to 720/],
     ["a service window of 1.5 hours", { channel: { capabilities: ["text"], serviceWindowHours: 1.5 } }, /^platform\.channel\.serviceWindowHours must be/],

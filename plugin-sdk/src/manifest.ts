@@ -90,6 +90,8 @@ export interface ChannelManifest {
    * `templateDelete`): the message templates of an official business API (contract 1.3).
    */
   templates?: boolean;
+  /** The plugin's service has the optional action `balance`: the account's credits at the provider (contract 1.4). */
+  balance?: boolean;
   /**
    * The provider's customer-service window in hours (WhatsApp Cloud API and Instagram: 24): a
    * free-form message goes out only within this time after the contact's last inbound message;
@@ -163,7 +165,7 @@ const UI_FIELDS = ["remoteEntry", "exposes", "routes"];
 export const UI_ROUTE_PATTERN = /^[a-z0-9][a-z0-9-]*(?:\/[a-z0-9][a-z0-9-]*)*$/;
 
 /** Optional actions a channel declares it has (see ChannelManifest). */
-const CHANNEL_FLAGS = ["receipts", "numberCheck", "templates"] as const;
+const CHANNEL_FLAGS = ["receipts", "numberCheck", "templates", "balance"] as const;
 const CHANNEL_FIELDS: string[] = ["capabilities", "type", ...CHANNEL_FLAGS, "serviceWindowHours"];
 
 /** The connection type a channel manifest serves (see ChannelManifest.type). */

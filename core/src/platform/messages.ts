@@ -5,7 +5,9 @@
  * - platform.messages.list / send: a ticket's messages, and a send through its connection;
  * - platform.messages.sendTo: a send to a contact on a connection (scheduled messages,
  *   campaigns), through its active ticket there or one opened for it (messages/platform.ts);
- * - platform.templates.list: a connection's templates, from its channel (contract 1.3).
+ * - platform.templates.list: a connection's templates, from its channel (contract 1.3);
+ * - platform.connections.balance: a connection's credits at its provider, from its channel
+ *   (contract 1.4 `balance`: SMS campaigns check them before they start).
  *
  * A send's idempotency key is the plugin's own, scoped here by the calling plugin's id
  * (`<plugin id>:<key>`), so two plugins' keys never meet; the messages domain keeps it unique
@@ -14,7 +16,9 @@
 import type { ActionSchema } from "moleculer";
 import type { PlatformActions, PlatformSend } from "@openatende/plugin-sdk";
 import type { Ctx } from "../types";
+import { callChannel } from "@openatende/plugin-sdk";
 import { call } from "../bus/call";
+import { AppError } from "../errors/app-error";
 import { callerOf } from "./access";
 import { messageOf } from "./views";
 
@@ -80,6 +84,18 @@ export function messagesActions(pageOf: (p: { page?: number; limit?: number }) =
       async handler(ctx: P<"platform.templates.list">): R<"platform.templates.list"> {
         const { tenantId, connectionId, after, status, limit } = ctx.params;
         return call(ctx, "templates.listFor", { tenantId, connectionId, ...(after ? { after } : {}), ...(status ? { status } : {}), ...(limit ? { limit } : {}) });
+      },
+    },
+    "connections.balance": {
+      params: { ...T, connectionId: id },
+      async handler(ctx: P<"platform.connections.balance">): R<"platform.connections.balance"> {
+        const { tenantId, connectionId } = ctx.params;
+        const c = await call(ctx, "connections.getInternal", { id: connectionId });
+        if (!c || c.tenantId !== tenantId) throw new AppError("ERR_CONNECTION_NOT_FOUND", { field: "connectionId" });
+        const plugin = await call(ctx, "plugins.channelFor", { type: c.type, tenantId, major: c.pluginMajor ?? undefined }).catch(() => null);
+        if (!plugin?.balance) throw new AppError("ERR_CHANNEL_UNSUPPORTED", { field: "connectionId", kind: "balance" });
+        const b = await callChannel(ctx, plugin.service, "balance", { tenantId, connectionId, settings: c.settings });
+        return { credits: Number(b.credits), provider: String(b.provider), checkedAt: Number(b.checkedAt) };
       },
     },
   };

@@ -370,6 +370,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
             ...(p.manifest.channel!.receipts ? { receipts: true as const } : {}),
             ...(p.manifest.channel!.numberCheck ? { numberCheck: true as const } : {}),
             ...(p.manifest.channel!.templates ? { templates: true as const } : {}),
+            ...(p.manifest.channel!.balance ? { balance: true as const } : {}),
             ...(p.manifest.channel!.serviceWindowHours ? { serviceWindowHours: p.manifest.channel!.serviceWindowHours } : {}),
           };
         },

@@ -18,6 +18,7 @@ const ACTIONS = [
   "messages.send",
   "messages.sendTo",
   "templates.list",
+  "connections.balance",
   "queues.list",
   "users.list",
   "users.get",

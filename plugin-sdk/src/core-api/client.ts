@@ -53,6 +53,7 @@ export interface CoreApi {
     sendTo(p: Params<"platform.messages.sendTo">): Result<"platform.messages.sendTo">;
   };
   templates: { list(p: Params<"platform.templates.list">): Result<"platform.templates.list"> };
+  connections: { balance(p: Params<"platform.connections.balance">): Result<"platform.connections.balance"> };
   queues: { list(p: Params<"platform.queues.list">): Result<"platform.queues.list"> };
   users: {
     list(p: Params<"platform.users.list">): Result<"platform.users.list">;
@@ -107,6 +108,7 @@ export function coreApi(source: Source): CoreApi {
     tickets: { get: fn("platform.tickets.get"), list: fn("platform.tickets.list"), update: fn("platform.tickets.update") },
     messages: { list: fn("platform.messages.list"), send: fn("platform.messages.send"), sendTo: fn("platform.messages.sendTo") },
     templates: { list: fn("platform.templates.list") },
+    connections: { balance: fn("platform.connections.balance") },
     queues: { list: fn("platform.queues.list") },
     users: { list: fn("platform.users.list"), get: fn("platform.users.get"), availability: fn("platform.users.availability") },
     tags: { list: fn("platform.tags.list") },
