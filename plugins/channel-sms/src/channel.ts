@@ -11,6 +11,7 @@ import { Errors } from "moleculer";
 import {
   ack,
   inbound,
+  type BalanceParams,
   reportStatus,
   type Caller,
   type ConnectParams,
@@ -136,6 +137,14 @@ export class SmsChannel {
       if (err.kind === "unauthorized") return { ok: false, detail: TOKEN_REFUSED_DETAIL };
       return { ok: false, detail: redact(err.message, read.settings) };
     }
+  }
+
+  /**
+   * The contract's optional `balance` (1.4): the account's credits, read with the connection's
+   * stored settings (running or not: a token the provider refuses is the code, not a stale count).
+   */
+  async balance(p: BalanceParams): Promise<Credits> {
+    return this.credits({ tenantId: p.tenantId, connectionId: p.connectionId, name: "", status: "connected", settings: p.settings });
   }
 
   // --- the admin's routes -----------------------------------------------------------------------

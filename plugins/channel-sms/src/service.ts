@@ -16,6 +16,7 @@ import {
   resolveToken,
   type ChannelCapability,
   type ResolvedToken,
+  type BalanceParams,
   channelContractActions,
 } from "@openatende/plugin-sdk";
 import { SmsChannel } from "./channel";
@@ -77,6 +78,13 @@ export const smsChannelPlugin = definePlugin({
     actions: {
       // --- the channel contract -------------------------------------------------------------
       ...channelContractActions((svc) => channelOf(svc), CAPABILITIES),
+      /** Optional (contract 1.4, manifest `balance`): the account's credits, for the core (platform.connections.balance). */
+      balance: {
+        params: { tenantId: { type: "number", integer: true, positive: true }, connectionId: { type: "number", integer: true, positive: true }, settings: { type: "object" } },
+        handler(this: any, ctx: Ctx<BalanceParams>) {
+          return channelOf(this).balance(ctx.params);
+        },
+      },
 
       // --- the provider's callbacks (public, keyed by the connection token and its secret) ------
       webhook: {
