@@ -86,10 +86,10 @@ describe("validateManifest", () => {
 
   it("keeps the shell routes a UI declares, and refuses one that is not a lowercase path", () => {
     const pkg = good();
-    pkg.platform.ui = { exposes: ["register"], routes: ["kanban", "configuracoes/prompt"] };
+    pkg.platform.ui = { exposes: ["register"], routes: ["kanban", "configuracoes/prompt", "campanhas/:id"] };
     const r = validateManifest(pkg);
-    expect(r.ok && r.manifest.ui).toEqual({ exposes: ["register"], routes: ["kanban", "configuracoes/prompt"] });
-    for (const bad of ["/kanban", "Kanban", "a//b", "a/", "kan ban"]) {
+    expect(r.ok && r.manifest.ui).toEqual({ exposes: ["register"], routes: ["kanban", "configuracoes/prompt", "campanhas/:id"] });
+    for (const bad of ["/kanban", "Kanban", "a//b", "a/", "kan ban", ":id", "a/:", "a/:1d", "a/:i-d"]) {
       pkg.platform.ui = { exposes: ["register"], routes: [bad] };
       expect(errorsOf(pkg)).toEqual([expect.stringMatching(/^platform\.ui\.routes\[0\] .* must match/)]);
     }

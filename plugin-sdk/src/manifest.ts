@@ -64,7 +64,7 @@ export interface PluginUi {
   exposes: string[];
   /**
    * The shell paths the remote registers, without the leading slash ("kanban",
-   * "configuracoes/prompt"). Declared here so the shell knows them without loading the remote:
+   * "configuracoes/prompt", "campanhas/:id" with a parameter). Declared here so the shell knows them without loading the remote:
    * a tenant below `tier` opening one gets the notice naming the tier, not a page not found.
    */
   routes?: string[];
@@ -161,8 +161,12 @@ export function isCoreApiCompatible(range: string, version: string = CORE_API_VE
 }
 
 const UI_FIELDS = ["remoteEntry", "exposes", "routes"];
-/** A shell path without its leading slash: lowercase segments of letters, digits and hyphens. */
-export const UI_ROUTE_PATTERN = /^[a-z0-9][a-z0-9-]*(?:\/[a-z0-9][a-z0-9-]*)*$/;
+/**
+ * A shell path without its leading slash: lowercase segments of letters, digits and hyphens;
+ * after the first, a segment may be a parameter `:name` that matches any one segment
+ * ("campanhas/:id" is /campanhas/7).
+ */
+export const UI_ROUTE_PATTERN = /^[a-z0-9][a-z0-9-]*(?:\/(?:[a-z0-9][a-z0-9-]*|:[a-z][A-Za-z0-9]*))*$/;
 
 /** Optional actions a channel declares it has (see ChannelManifest). */
 const CHANNEL_FLAGS = ["receipts", "numberCheck", "templates", "balance"] as const;

@@ -1,4 +1,4 @@
-import { PluginRegistry } from "../plugins/registry";
+import { PluginRegistry, routeMatches } from "../plugins/registry";
 import { accessForPath, isMasterAdmin, masterOnlyPath, tierForPath } from "./gating";
 
 describe("gating", () => {
@@ -27,6 +27,13 @@ describe("gating", () => {
     // A plugin that claims a path decides its tier, even against the table.
     r.setRouteTiers([{ path: "campanhas", pluginId: "campaign-basic", tier: "PLUS" }]);
     expect(tierForPath("/campanhas", r)).toBe("PLUS");
+    // A declared parametrised route ("campanhaswaba/:id") answers for each of its paths.
+    r.setRouteTiers([{ path: "campanhaswaba/:id", pluginId: "campaign-waba", tier: "PLUS" }]);
+    expect(tierForPath("/campanhaswaba/7", r)).toBe("PLUS");
+    expect(tierForPath("/campanhaswaba/7/x", r)).toBe("PREMIUM");
+    expect(routeMatches("campanhas/:id", "/campanhas/12/")).toBe(true);
+    expect(routeMatches("campanhas/:id", "/campanhas")).toBe(false);
+    expect(routeMatches("campanhas/:id", "/campanhasms/1")).toBe(false);
   });
 
   it("keeps the profile gates of the core's routes", () => {

@@ -30,6 +30,16 @@ export interface EnabledPlugin {
   color?: string;
 }
 
+/**
+ * Whether a plugin route's path matches a location's path (slashes at either end ignored): each
+ * segment equal, a `:name` segment matching any one segment ("campanhas/:id" matches "campanhas/7").
+ */
+export function routeMatches(route: string, path: string): boolean {
+  const a = route.replace(/^\/+|\/+$/g, "").split("/");
+  const b = path.replace(/^\/+|\/+$/g, "").split("/");
+  return a.length === b.length && a.every((s, i) => (s.startsWith(":") ? b[i] !== "" : s === b[i]));
+}
+
 /** GET /plugins/routes: a shell path a plugin's UI declares in its manifest, and the plugin's tier. */
 export interface PluginRouteTier {
   path: string;
@@ -110,9 +120,9 @@ export class PluginRegistry {
    */
   tierOfPath(path: string): UiTier | undefined {
     const p = path.replace(/^\/+/, "").replace(/\/+$/, "");
-    const declared = this.routeTiers.find((r) => r.path === p);
+    const declared = this.routeTiers.find((r) => routeMatches(r.path, p));
     if (declared) return declared.tier;
-    const registered = this.routes.find((r) => r.path.replace(/^\/+/, "") === p);
+    const registered = this.routes.find((r) => routeMatches(r.path, p));
     const owner = registered && this.enabled.find((e) => e.id === registered.pluginId);
     return owner ? (owner.tier as UiTier) : undefined;
   }
