@@ -1,0 +1,73 @@
+/**
+ * The template a WABA campaign sends, checked against each of its connections' templates
+ * (core API platform.templates.list, channel contract 1.3) whenever the campaign is saved or
+ * scheduled: the connection's channel has templates, the template exists there in that
+ * language, it is APPROVED, and the campaign gives exactly as many variables as its header and
+ * body have. Headers with media and buttons with variables are refused: the core's template
+ * send carries neither yet.
+ */
+import type { Context } from "moleculer";
+import { coreApi, PluginError, templateVariables, type ChannelTemplate } from "@openatende/plugin-sdk";
+import { ERROR_PREFIX, type WabaContent } from "./type";
+
+const code = (suffix: string) => `ERR_${ERROR_PREFIX}_${suffix}`;
+/** The plugin's own content codes (texts in package.json). */
+export const WABA_CODES = {
+  connectionUnsupported: code("CONNECTION_UNSUPPORTED"),
+  notFound: code("TEMPLATE_NOT_FOUND"),
+  notApproved: code("TEMPLATE_NOT_APPROVED"),
+  paramsMismatch: code("TEMPLATE_PARAMS_MISMATCH"),
+  unsupported: code("TEMPLATE_UNSUPPORTED"),
+} as const;
+
+const PAGE = 100;
+/** At most this many pages of a connection's templates are read (10,000 templates). */
+const MAX_PAGES = 100;
+
+/** The connection's template of that name and language (null: none), every page read. */
+async function findTemplate(ctx: Context, tenantId: number, connectionId: number, name: string, language: string): Promise<ChannelTemplate | null> {
+  let after: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    let r;
+    try {
+      r = await coreApi(ctx).templates.list({ tenantId, connectionId, limit: PAGE, ...(after ? { after } : {}) });
+    } catch (err) {
+      if ((err as { type?: string }).type === "ERR_CHANNEL_UNSUPPORTED") throw new PluginError(WABA_CODES.connectionUnsupported, 400, { connectionId });
+      throw err;
+    }
+    const found = r.templates.find((x) => x.name === name && x.language === language);
+    if (found) return found;
+    if (!r.next) return null;
+    after = r.next;
+  }
+  return null;
+}
+
+/** Why a campaign cannot send this template (throws its code), or the template's texts for the chat's copy. */
+export function checkTemplate(t: ChannelTemplate, content: WabaContent, connectionId: number): NonNullable<WabaContent["preview"]> {
+  const { name, language } = content.template;
+  if (t.status !== "APPROVED") throw new PluginError(WABA_CODES.notApproved, 400, { name, language, status: t.status, connectionId });
+  if (t.header && t.header.format !== "TEXT") throw new PluginError(WABA_CODES.unsupported, 400, { name, part: `header ${t.header.format}`, connectionId });
+  if ((t.buttons ?? []).some((b) => templateVariables(b.url ?? "").length > 0 || b.type === "COPY_CODE")) throw new PluginError(WABA_CODES.unsupported, 400, { name, part: "buttons", connectionId });
+  const parts = [
+    ["header", t.header?.text ?? "", content.header ?? []],
+    ["body", t.body.text, content.body ?? []],
+  ] as const;
+  for (const [part, text, given] of parts) {
+    const expected = templateVariables(text).length;
+    if (expected !== given.length) throw new PluginError(WABA_CODES.paramsMismatch, 400, { name, part, expected, got: given.length, connectionId });
+  }
+  return { header: t.header?.text ?? null, body: t.body.text, footer: t.footer?.text ?? null };
+}
+
+/** The content checked on every connection, with the server's copy of the template's texts (the first connection's). */
+export async function checkedContent(ctx: Context, tenantId: number, content: WabaContent, connectionIds: number[]): Promise<WabaContent> {
+  let preview: WabaContent["preview"];
+  for (const connectionId of connectionIds) {
+    const t = await findTemplate(ctx, tenantId, connectionId, content.template.name, content.template.language);
+    if (!t) throw new PluginError(WABA_CODES.notFound, 400, { name: content.template.name, language: content.template.language, connectionId });
+    const texts = checkTemplate(t, content, connectionId);
+    preview ??= texts;
+  }
+  return { ...content, preview };
+}

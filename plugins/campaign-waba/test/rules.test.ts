@@ -1,0 +1,112 @@
+/**
+ * The WABA campaign's template checks and access through a real core on MariaDB and Redis: the
+ * template must exist on every connection of the campaign, be APPROVED, and get exactly its
+ * header's and body's number of variables, on save and again on schedule; a connection whose
+ * channel has no templates is refused with its code; the routes are PREMIUM; another tenant's
+ * campaign is not found on every route.
+ */
+import { createTenant, uid, type Auth, type Res, type TenantFixture, type TestCore } from "@openatende/core/testkit";
+import { allow, connection, createSuper, routesReady, startWabaCore, templatesOn, visitor } from "./setup";
+import { IMAGE_HEADER, PENDING, PROMO, PROMO_CONTENT } from "./templates";
+
+jest.setTimeout(180_000);
+
+let t: TestCore;
+let sup: Auth;
+let a: TenantFixture;
+let c1: number;
+let c2: number;
+
+const expectError = (r: Res, status: number, error: string, data?: Record<string, unknown>) => {
+  expect({ status: r.status, error: r.body?.error }).toEqual({ status, error });
+  if (data) expect(r.body.data).toMatchObject(data);
+};
+const draft = (over: Record<string, unknown> = {}) => ({ name: `Natal ${uid()}`, startAt: Date.now() + 3_600_000, connectionIds: [c1, c2], minIntervalSeconds: 0, maxIntervalSeconds: 0, content: PROMO_CONTENT, ...over });
+
+beforeAll(async () => {
+  t = await startWabaCore();
+  sup = await createSuper(t);
+  a = await createTenant(t, { tier: "PREMIUM" });
+  await allow(t, sup, a.tenantId);
+  await routesReady(t, a.admin);
+  c1 = await connection(t, a, "Oficial");
+  c2 = await connection(t, a, "Oficial 2");
+  await templatesOn(t, a.tenantId, c1, [PENDING, IMAGE_HEADER, PROMO]);
+  await templatesOn(t, a.tenantId, c2, [PROMO]);
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+it("saves a campaign whose template is approved on each connection, with the template's texts", async () => {
+  // A client's own copy of the texts is replaced by the connection's.
+  const forged = { ...PROMO_CONTENT, preview: { header: null, body: "Pague agora", footer: null } };
+  const r = await t.api.post("/campanhaswaba", draft({ content: forged }), a.admin);
+  expect(r.status).toBe(200);
+  const got = await t.api.get(`/campanhaswaba/item?id=${r.body.id}`, a.admin);
+  expect(got.body).toMatchObject({ status: "pending", connectionIds: [c1, c2] });
+  expect(got.body.content).toEqual({ ...PROMO_CONTENT, preview: { header: PROMO.header!.text, body: PROMO.body.text, footer: PROMO.footer!.text } });
+});
+
+it("refuses templates missing, not approved, with other variables or media headers, and connections without templates, with their codes", async () => {
+  const content = (o: Record<string, unknown>) => ({ content: { ...PROMO_CONTENT, ...o } });
+  expectError(await t.api.post("/campanhaswaba", draft(content({ template: { name: "nao_existe", language: "pt_BR" } })), a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_NOT_FOUND", { name: "nao_existe", connectionId: c1 });
+  expectError(await t.api.post("/campanhaswaba", draft(content({ template: { name: PROMO.name, language: "en_US" } })), a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_NOT_FOUND");
+  // Approved on the first connection only: the second one is named.
+  expectError(await t.api.post("/campanhaswaba", draft(content({ template: { name: PENDING.name, language: "pt_BR" } })), a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_NOT_APPROVED", { status: "PENDING", connectionId: c1 });
+  expectError(await t.api.post("/campanhaswaba", draft(content({ body: ["{{name}}", "NATAL10"] })), a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_PARAMS_MISMATCH", { part: "body", expected: 3, got: 2 });
+  expectError(await t.api.post("/campanhaswaba", draft(content({ header: [] })), a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_PARAMS_MISMATCH", { part: "header", expected: 1, got: 0 });
+  expectError(await t.api.post("/campanhaswaba", draft({ connectionIds: [c1], ...content({ template: { name: IMAGE_HEADER.name, language: "pt_BR" } }) }), a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_UNSUPPORTED");
+  expectError(await t.api.post("/campanhaswaba", draft(content({ body: ["{{email}}", "NATAL10", "25/12"] })), a.admin), 400, "ERR_CAMPAIGN_WABA_CONTENT_INVALID");
+  expectError(await t.api.post("/campanhaswaba", draft(content({ template: { name: "Promo Natal", language: "pt_BR" } })), a.admin), 400, "ERR_VALIDATION");
+
+  const site = await connection(t, a, "Site", "channel-webchat", { title: "Loja" });
+  expectError(await t.api.post("/campanhaswaba", draft({ connectionIds: [c1, site] }), a.admin), 400, "ERR_CAMPAIGN_WABA_CONNECTION_UNSUPPORTED", { connectionId: site });
+  const other = await createTenant(t, { tier: "PREMIUM" });
+  const theirs = await connection(t, other, "Deles");
+  expectError(await t.api.post("/campanhaswaba", draft({ connectionIds: [theirs] }), a.admin), 404, "ERR_CONNECTION_NOT_FOUND");
+
+  // An update is checked the same way.
+  const made = await t.api.post("/campanhaswaba", draft(), a.admin);
+  expectError(await t.api.put("/campanhaswaba/item", { id: made.body.id, ...draft(content({ body: [] })) }, a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_PARAMS_MISMATCH");
+});
+
+it("checks the template again on schedule: one paused since the campaign was saved is refused", async () => {
+  const made = await t.api.post("/campanhaswaba", draft({ connectionIds: [c2] }), a.admin);
+  const contactId = await visitor(t, a.tenantId, c2, String(Date.now()).slice(-8), "Bia Lima");
+  expect((await t.api.post("/campanhaswaba/item/contacts", { id: made.body.id, source: { kind: "contacts", contactIds: [contactId] } }, a.admin)).status).toBe(200);
+  await templatesOn(t, a.tenantId, c2, [{ ...PROMO, status: "PAUSED" }]);
+  expectError(await t.api.post("/campanhaswaba/item/schedule", { id: made.body.id }, a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_NOT_APPROVED", { status: "PAUSED" });
+  expect((await t.api.get(`/campanhaswaba/item?id=${made.body.id}`, a.admin)).body.status).toBe("pending");
+  await templatesOn(t, a.tenantId, c2, [PROMO]);
+  expect((await t.api.post("/campanhaswaba/item/schedule", { id: made.body.id }, a.admin)).body).toMatchObject({ status: "scheduled" });
+  expect((await t.api.post("/campanhaswaba/item/cancel", { id: made.body.id }, a.admin)).body).toMatchObject({ status: "canceled" });
+});
+
+it("is PREMIUM: a BASIC tenant is refused", async () => {
+  const basic = await createTenant(t, { tier: "BASIC" });
+  await t.api.put(`/plugins/campaign-waba/tenants/${basic.tenantId}`, { allowed: true }, sup);
+  const r = await t.api.get("/campanhaswaba", basic.admin);
+  expect(r.status).toBe(403);
+  expect(r.body.error).toBe("ERR_LICENSE_TIER_REQUIRED");
+  expect((await t.api.post("/campanhaswaba", draft(), basic.admin)).status).toBe(403);
+});
+
+it("answers another tenant's campaign as not found on every route", async () => {
+  const made = await t.api.post("/campanhaswaba", draft(), a.admin);
+  const id = made.body.id as number;
+  const b = await createTenant(t, { tier: "PREMIUM" });
+  await allow(t, sup, b.tenantId);
+  const theirC = await connection(t, b, "B");
+  await templatesOn(t, b.tenantId, theirC, [PROMO]);
+  const nf = (r: Res) => expectError(r, 404, "ERR_CAMPAIGN_NOT_FOUND");
+  nf(await t.api.get(`/campanhaswaba/item?id=${id}`, b.admin));
+  nf(await t.api.put("/campanhaswaba/item", { id, ...draft({ connectionIds: [theirC] }) }, b.admin));
+  nf(await t.api.get(`/campanhaswaba/item/contacts?id=${id}`, b.admin));
+  nf(await t.api.post("/campanhaswaba/item/schedule", { id }, b.admin));
+  nf(await t.api.post("/campanhaswaba/item/pause", { id }, b.admin));
+  nf(await t.api.post("/campanhaswaba/item/cancel", { id }, b.admin));
+  nf(await t.api.del(`/campanhaswaba/item?id=${id}`, b.admin));
+  expect((await t.api.get("/campanhaswaba", b.admin)).body).toEqual([]);
+  expect((await t.api.get(`/campanhaswaba/item?id=${id}`, a.admin)).status).toBe(200);
+});
