@@ -2,7 +2,8 @@
  * A campaign's contacts from a CSV (spec §2 Campaigns: contacts from a CSV): one contact per
  * line, `name,number` or `number` alone, comma or semicolon separated, an optional header line
  * (a first line without a number), quotes around a field allowed. Numbers keep their digits
- * only (8 to 15 of them, E.164's longest); a repeated number counts once.
+ * only (8 to 15 of them, E.164's longest); a repeated number counts once (with `keepRepeats`,
+ * each line stays: a type that refuses repeated numbers names their lines).
  */
 export interface CsvContact {
   /** 1-based line of the file. */
@@ -44,7 +45,7 @@ export function phoneDigits(text: string): string | null {
   return digits.length >= 8 && digits.length <= 15 ? digits : null;
 }
 
-export function parseCampaignCsv(text: string): CsvResult {
+export function parseCampaignCsv(text: string, opts: { keepRepeats?: boolean } = {}): CsvResult {
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/);
   const rows: CsvContact[] = [];
   const seen = new Set<string>();
@@ -65,7 +66,7 @@ export function parseCampaignCsv(text: string): CsvResult {
       return { ok: false, line: i + 1 };
     }
     sawData = true;
-    if (seen.has(number)) continue;
+    if (seen.has(number) && !opts.keepRepeats) continue;
     seen.add(number);
     rows.push({ line: i + 1, name: f.length >= 2 ? f[0] : "", number });
   }

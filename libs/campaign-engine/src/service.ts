@@ -16,7 +16,7 @@ import { resolveContacts } from "./contacts";
 import { CampaignDispatcher } from "./dispatch";
 import { CampaignErrors } from "./errors";
 import { assertDraft, cancel, pause, resume, schedule } from "./rules";
-import { CampaignStore, type CampaignRow, type Draft } from "./store";
+import { CampaignStore, type CampaignRow, type ContactRow, type Draft, type NewContact } from "./store";
 
 type Meta = { user?: { id: number; tenantId: number } };
 type Ctx<P = Record<string, unknown>> = Context<P, Meta>;
@@ -30,6 +30,19 @@ export interface CampaignServiceOptions<Content> {
   contentParams: Record<string, unknown>;
   /** The clock (tests); default Date.now. */
   now?: () => number;
+  /**
+   * A type's own refusals of contacts about to be linked (SMS: repeated and invalid numbers):
+   * `checkSource` before the source is read (a CSV's lines), `checkContacts` with what it found
+   * and what is linked already. Each throws its code.
+   */
+  checkSource?(source: CampaignContactSource): void;
+  checkContacts?(p: { found: NewContact[]; linked: NewContact[] }): void;
+  /**
+   * A type's check before a campaign is scheduled (SMS: credits for every recipient): the
+   * pending contacts in the order they were linked — the first `limitTo` only when the client
+   * asked to keep those (the others are then unlinked once the check passed). Throws its code.
+   */
+  beforeSchedule?(ctx: Context, p: { tenantId: number; campaign: CampaignRow; pending: ContactRow[]; limitTo: number | null }): Promise<void>;
 }
 
 interface Self {
@@ -164,8 +177,10 @@ export function campaignService<Content>(opts: CampaignServiceOptions<Content>) 
         async handler(ctx: Ctx<{ id: number; source: CampaignContactSource }>) {
           const tenantId = tenantOf(ctx);
           await me(this).store.get(tenantId, ctx.params.id);
+          opts.checkSource?.(ctx.params.source);
           const found = await resolveContacts(ctx, tenantId, ctx.params.source, errors);
           if (!found.length) throw errors.core("contactsMissing");
+          if (opts.checkContacts) opts.checkContacts({ found, linked: await me(this).store.allContacts(tenantId, ctx.params.id) });
           return me(this).store.addContacts(tenantId, ctx.params.id, found);
         },
       },
@@ -184,7 +199,25 @@ export function campaignService<Content>(opts: CampaignServiceOptions<Content>) 
           return me(this).store.contacts(tenantOf(ctx), campaignId, q);
         },
       },
-      schedule: { ...route("schedule"), params: { id }, handler(ctx: Ctx<{ id: number }>) { return change(me(this), ctx, (c, linked) => schedule(c, linked, now(), errors)); } },
+      schedule: {
+        ...route("schedule"),
+        // `limitTo` (a type with beforeSchedule): keep only the first N pending contacts.
+        params: { id, limitTo: { type: "number", integer: true, positive: true, optional: true, convert: true } },
+        async handler(ctx: Ctx<{ id: number; limitTo?: number }>) {
+          const self = me(this);
+          if (opts.beforeSchedule) {
+            const tenantId = tenantOf(ctx);
+            const campaign = await self.store.get(tenantId, ctx.params.id);
+            const all = await self.store.allContacts(tenantId, campaign.id, "pending");
+            const limitTo = ctx.params.limitTo ?? null;
+            // The rules first (status, contacts, date): a campaign that cannot be scheduled is not checked further.
+            schedule(campaign, limitTo === null ? all.length : Math.min(limitTo, all.length), now(), errors);
+            await opts.beforeSchedule(ctx, { tenantId, campaign, pending: limitTo === null ? all : all.slice(0, limitTo), limitTo });
+            if (limitTo !== null && all.length > limitTo) await self.store.removeContacts(tenantId, campaign.id, all.slice(limitTo).map((r) => r.contactId));
+          }
+          return change(self, ctx, (c, linked) => schedule(c, linked, now(), errors));
+        },
+      },
       pause: { ...route("pause"), params: { id }, handler(ctx: Ctx<{ id: number }>) { return change(me(this), ctx, (c) => pause(c, errors)); } },
       resume: { ...route("resume"), params: { id }, handler(ctx: Ctx<{ id: number }>) { return change(me(this), ctx, (c) => resume(c, errors)); } },
       cancel: { ...route("cancel"), params: { id }, handler(ctx: Ctx<{ id: number }>) { return change(me(this), ctx, (c) => cancel(c, errors)); } },

@@ -190,6 +190,12 @@ export class CampaignStore {
     return { rows: rows.map((r) => contactView(contactOf(r))), count: await table.count(where) };
   }
 
+  /** Every linked contact (of one status), in the order they were linked. */
+  async allContacts(tenantId: number, id: number, status?: CampaignContactStatus): Promise<ContactRow[]> {
+    const rows = await this.scope(tenantId).table<ContactRow>(CAMPAIGN_CONTACTS).find({ campaignId: id, ...(status ? { status } : {}) }, { orderBy: [["id", "asc"]] });
+    return rows.map(contactOf);
+  }
+
   async counts(tenantId: number, id: number): Promise<CampaignCounts> {
     const table = this.scope(tenantId).table(CAMPAIGN_CONTACTS);
     const by: Partial<Record<CampaignContactStatus, number>> = {};
