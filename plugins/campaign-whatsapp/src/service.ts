@@ -1,11 +1,12 @@
 /**
  * Normal campaigns (spec §2 /campanhas and /campanhas/{campanhaId}, BASIC): the campaign
  * engine (libs/campaign-engine) with the normal type's content — up to three messages and an
- * optional file — under /api/campanhas/…. Statuses, contacts, pacing, business hours, exactly
+ * optional file, uploaded with POST /campanhas/media — under /api/campanhas/…. Statuses, contacts, pacing, business hours, exactly
  * once and counts are the engine's; the type adds only its content (src/type.ts).
  */
 import { definePlugin } from "@openatende/plugin-sdk";
 import { campaignService } from "@openatende/campaign-engine";
+import { mediaActions } from "./media";
 import { normalContentParams, normalType } from "./type";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -17,7 +18,8 @@ const campaigns = campaignService({ type: normalType, errorPrefix: ERROR_PREFIX,
 
 export const campaignWhatsappPlugin = definePlugin({
   pkgJson: pkg,
-  service: campaigns.service,
+  // The engine's routes, and the media upload of this type's content (src/media.ts).
+  service: { ...campaigns.service, actions: { ...campaigns.service.actions, ...mediaActions } },
   platformEvents: campaigns.platformEvents,
 });
 
