@@ -28,3 +28,4 @@ export * from "./url-policy";
 export * from "./url-policy-fetch";
 export * from "./url-policy-agent";
 export * from "./webhook-security";
+export { smsNumber, smsParts } from "./sms-text";

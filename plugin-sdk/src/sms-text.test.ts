@@ -1,4 +1,4 @@
-import { partsOf, smsNumber } from "./sms-text";
+import { smsParts, smsNumber } from "./sms-text";
 
 describe("SMS text", () => {
   it("takes numbers with the country code, formatted or not, and refuses the rest", () => {
@@ -10,17 +10,17 @@ describe("SMS text", () => {
   });
 
   it("counts the parts (credits) of a text as the networks split it", () => {
-    expect(partsOf("Olá! Seu pedido saiu para entrega.")).toBe(1); // á is not GSM-7: UCS-2, 70 per part
-    expect(partsOf("a".repeat(160))).toBe(1);
-    expect(partsOf("a".repeat(161))).toBe(2);
-    expect(partsOf("a".repeat(306))).toBe(2);
-    expect(partsOf("a".repeat(307))).toBe(3);
-    expect(partsOf("€".repeat(80))).toBe(1); // extension characters take two septets each
-    expect(partsOf("€".repeat(81))).toBe(2);
-    expect(partsOf("é".repeat(160))).toBe(1); // é is in GSM-7
-    expect(partsOf("ã".repeat(70))).toBe(1);
-    expect(partsOf("ã".repeat(71))).toBe(2);
-    expect(partsOf("😀".repeat(35))).toBe(1); // two UTF-16 units each
-    expect(partsOf("😀".repeat(36))).toBe(2);
+    expect(smsParts("Olá! Seu pedido saiu para entrega.")).toBe(1); // á is not GSM-7: UCS-2, 70 per part
+    expect(smsParts("a".repeat(160))).toBe(1);
+    expect(smsParts("a".repeat(161))).toBe(2);
+    expect(smsParts("a".repeat(306))).toBe(2);
+    expect(smsParts("a".repeat(307))).toBe(3);
+    expect(smsParts("€".repeat(80))).toBe(1); // extension characters take two septets each
+    expect(smsParts("€".repeat(81))).toBe(2);
+    expect(smsParts("é".repeat(160))).toBe(1); // é is in GSM-7
+    expect(smsParts("ã".repeat(70))).toBe(1);
+    expect(smsParts("ã".repeat(71))).toBe(2);
+    expect(smsParts("😀".repeat(35))).toBe(1); // two UTF-16 units each
+    expect(smsParts("😀".repeat(36))).toBe(2);
   });
 });

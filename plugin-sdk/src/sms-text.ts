@@ -1,5 +1,7 @@
 /**
  * What an SMS is made of: the recipient's number, and how many parts (credits) a text costs.
+ * The SMS channel's sends, the SMS campaigns' credit check and their screen's counter share it
+ * (pure: a plugin's UI imports it as "@openatende/plugin-sdk/src/sms-text").
  * Providers bill per part: 160 GSM-7 characters in one part, 153 per part once split; a text
  * with any character outside GSM-7 (most accents are in it, emoji are not) goes as UCS-2,
  * 70 in one part and 67 per part once split.
@@ -19,7 +21,7 @@ export function smsNumber(externalId: string): string | null {
 }
 
 /** How many SMS parts (credits) `text` takes. */
-export function partsOf(text: string): number {
+export function smsParts(text: string): number {
   let septets = 0;
   let gsm = true;
   for (const ch of text) {

@@ -11,6 +11,8 @@ import { Errors } from "moleculer";
 import {
   ack,
   inbound,
+  smsNumber,
+  smsParts,
   type BalanceParams,
   reportStatus,
   type Caller,
@@ -27,7 +29,6 @@ import {
 import { certainlyUnsent, noCredits, notConnected, numberInvalid, providerFailure, tokenRefused } from "./errors";
 import { createProvider, DeliveryFormatError, ProviderError, type SmsProvider } from "./providers";
 import { readSettings, redact, type SmsSettings } from "./settings";
-import { partsOf, smsNumber } from "./sms-text";
 import type { SentLog } from "./store";
 import { webhookUrls, type WebhookEvent } from "./webhook";
 
@@ -105,7 +106,7 @@ export class SmsChannel {
     const to = smsNumber(externalId);
     if (!to) throw numberInvalid(externalId);
     const text = message.kind === "text" ? message.body : "";
-    const needed = partsOf(text);
+    const needed = smsParts(text);
     const scope = { tenantId: ref.tenantId, connectionId: ref.connectionId, connectionKey: conn.token, messageId, what: [to, text] };
     try {
       return await this.opts.sentLog.once(
