@@ -55,6 +55,10 @@ describe.each(DIALECTS)("core API: contacts by birthday month and state (%s)", (
     expect(r.rows[0]).toMatchObject({ birthday: "1990-05-17", state: "SP" });
   });
 
+  it("settings.get answers the tenant's time zone", async () => {
+    expect(await probeCall(t, "platform.settings.get", { tenantId: a.tenantId })).toMatchObject({ timeZone: "America/Sao_Paulo" });
+  });
+
   it("a month outside 1–12 is a validation error", async () => {
     expect((await rejection(probeCall(t, "platform.contacts.list", { tenantId: a.tenantId, birthdayMonth: 13 }))).type).toBe("VALIDATION_ERROR");
   });

@@ -234,11 +234,12 @@ export function createPlatformService(deps: CoreDeps): ServiceSchema {
       "settings.get": {
         params: T,
         async handler(ctx: P<"platform.settings.get">): R<"platform.settings.get"> {
-          const [all, tb] = await Promise.all([call(ctx, "settings.forTenant", { tenantId: ctx.params.tenantId }), getGlobal(ctx, "typebot")]);
+          const [all, tb, tenant] = await Promise.all([call(ctx, "settings.forTenant", { tenantId: ctx.params.tenantId }), getGlobal(ctx, "typebot"), call(ctx, "tenants.getInternal", { id: ctx.params.tenantId })]);
           const readable = Object.fromEntries(READABLE_SETTINGS.filter((k) => k in all).map((k) => [k, all[k]]));
           // The platform's Typebot builder and viewer URLs (global settings), never its token: a Typebot plugin's defaults.
           const str = (v: unknown) => (typeof v === "string" && v ? v : null);
-          return { ...readable, typebot: { builderUrl: str(tb?.builderUrl), viewerUrl: str(tb?.viewerUrl) } };
+          // The tenant's IANA time zone (its dates and wall-clock times: a birthday's 9:00).
+          return { ...readable, timeZone: tenant?.timezone ?? "America/Sao_Paulo", typebot: { builderUrl: str(tb?.builderUrl), viewerUrl: str(tb?.viewerUrl) } };
         },
       },
       "notes.list": {

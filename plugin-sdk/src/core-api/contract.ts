@@ -320,7 +320,7 @@ export interface PlatformActions {
   /** A user's availability (spec §3 Availability); null: never set (not bookable). Another tenant's user: ERR_USER_NOT_FOUND. */
   "platform.users.availability": { params: T & { userId: number }; result: PlatformAvailability | null };
   "platform.tags.list": { params: T; result: PlatformTag[] };
-  /** The tenant's settings a plugin may read (visibility, business rules; never secrets). */
+  /** The tenant's settings a plugin may read (visibility, business rules; never secrets), and `timeZone` (the tenant's IANA zone). */
   "platform.settings.get": { params: T; result: Record<string, unknown> };
   /**
    * Is it open for the target at `at` (epoch ms; default now, by the core's clock). Another
