@@ -92,7 +92,8 @@ export const ERROR_CODES = {
   ERR_CAMPAIGN_PAST_DATE: 400,
 
   // --- SMS -------------------------------------------------------------------------------------
-  ERR_SMS_INVALID_TOKEN: 401,
+  // 400, not 401: a 401 signs the user out (spec §8 status reactions), and the SMS provider refusing its token is no session matter.
+  ERR_SMS_INVALID_TOKEN: 400,
   ERR_SMS_INSUFFICIENT_CREDITS: 402,
 
   // --- others ----------------------------------------------------------------------------------
