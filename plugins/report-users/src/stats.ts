@@ -1,0 +1,103 @@
+/**
+ * The figures of /relatorios/estatisticas-atendimentos-usuarios, per attendant over the
+ * tickets opened in the period: pending, in service (open), resolved (closed), total, and the
+ * shortest, longest and average service time of the resolved ones (opening to closing, in
+ * minutes). Tickets nobody took count under `userId: null`. Pure (StatsBuilder) so the figures
+ * are tested by hand; `periodRows` reads the projection a chunk at a time.
+ */
+import type { TenantTable, Where } from "@openatende/plugin-sdk";
+import { formatMinutes, hoursOf, inPeriod, type ReportPeriod } from "@openatende/report-kit";
+import { normalise, type UserTicketRow } from "./projection";
+
+export interface StatsFilters {
+  period: ReportPeriod;
+  queueIds?: number[];
+}
+
+export interface Times {
+  shortestMs: number | null;
+  longestMs: number | null;
+  averageMs: number | null;
+  /** The same in minutes as a pt-BR reader writes them ("20,00"; "" when nothing was resolved). */
+  text: { shortest: string; longest: string; average: string };
+}
+
+export interface UserStats extends Times {
+  userId: number | null;
+  name: string;
+  pending: number;
+  open: number;
+  closed: number;
+  total: number;
+}
+
+class Tally {
+  pending = 0;
+  open = 0;
+  closed = 0;
+  total = 0;
+  private min = Infinity;
+  private max = -Infinity;
+  private sum = 0;
+
+  add(r: Pick<UserTicketRow, "status" | "createdAt" | "closedAt">): void {
+    this.total++;
+    if (r.status === "pending") this.pending++;
+    else if (r.status === "open") this.open++;
+    else if (r.status === "closed") {
+      this.closed++;
+      const ms = Math.max(0, (r.closedAt ?? r.createdAt) - r.createdAt);
+      this.min = Math.min(this.min, ms);
+      this.max = Math.max(this.max, ms);
+      this.sum += ms;
+    }
+  }
+
+  times(): Times {
+    const has = this.closed > 0;
+    const t = { shortestMs: has ? this.min : null, longestMs: has ? this.max : null, averageMs: has ? Math.round(this.sum / this.closed) : null };
+    return { ...t, text: { shortest: formatMinutes(t.shortestMs), longest: formatMinutes(t.longestMs), average: formatMinutes(t.averageMs) } };
+  }
+}
+
+export class StatsBuilder {
+  private readonly byUser = new Map<number | null, Tally>();
+  private readonly all = new Tally();
+
+  add(r: Pick<UserTicketRow, "status" | "userId" | "createdAt" | "closedAt">): void {
+    let t = this.byUser.get(r.userId);
+    if (!t) this.byUser.set(r.userId, (t = new Tally()));
+    t.add(r);
+    this.all.add(r);
+  }
+
+  /**
+   * One line per user of the tenant (those without tickets in the period too, with zeros), by
+   * name, then tickets of users the tenant no longer has, then those nobody took.
+   */
+  rows(users: Array<{ id: number; name: string }>, unassigned: string): UserStats[] {
+    const line = (userId: number | null, name: string, t = new Tally()): UserStats => ({ userId, name, pending: t.pending, open: t.open, closed: t.closed, total: t.total, ...t.times() });
+    const known = new Set(users.map((u) => u.id));
+    const out = [...users].sort((a, b) => a.name.localeCompare(b.name, "pt-BR")).map((u) => line(u.id, u.name, this.byUser.get(u.id)));
+    for (const [id, t] of this.byUser) if (id !== null && !known.has(id)) out.push(line(id, `#${id}`, t));
+    const none = this.byUser.get(null);
+    if (none) out.push(line(null, unassigned, none));
+    return out;
+  }
+
+  totals(): Omit<UserStats, "userId" | "name"> {
+    const t = this.all;
+    return { pending: t.pending, open: t.open, closed: t.closed, total: t.total, ...t.times() };
+  }
+}
+
+const where = (f: StatsFilters): Where => ({ deleted: false, createdHour: hoursOf(f.period), ...(f.queueIds?.length ? { queueId: f.queueIds } : {}) });
+
+/** Every ticket of the period (and queues), a chunk at a time. */
+export async function* periodRows(table: TenantTable<UserTicketRow>, f: StatsFilters, chunk = 1000): AsyncGenerator<UserTicketRow> {
+  for (let offset = 0; ; offset += chunk) {
+    const found = await table.find(where(f), { orderBy: [["id", "asc"]], limit: chunk, offset });
+    for (const r of found.map(normalise)) if (inPeriod(f.period, r.createdAt)) yield r;
+    if (found.length < chunk) return;
+  }
+}
