@@ -36,6 +36,8 @@ export interface CampaignServiceOptions<Content> {
    * and what is linked already. Each throws its code.
    */
   checkSource?(source: CampaignContactSource): void;
+  /** A type's own check of a draft being created or edited (SMS: every connection is an SMS one whose token works). Throws its code. */
+  checkDraft?(ctx: Context, p: { tenantId: number; draft: Draft }): Promise<void>;
   checkContacts?(p: { found: NewContact[]; linked: NewContact[] }): void;
   /**
    * A type's check before a campaign is scheduled (SMS: credits for every recipient): the
@@ -145,7 +147,9 @@ export function campaignService<Content>(opts: CampaignServiceOptions<Content>) 
         params: draftParams,
         async handler(ctx: Ctx<Record<string, unknown>>) {
           const tenantId = tenantOf(ctx);
-          return me(this).store.summary(tenantId, await me(this).store.create(tenantId, draftOf(ctx)));
+          const draft = draftOf(ctx);
+          await opts.checkDraft?.(ctx, { tenantId, draft });
+          return me(this).store.summary(tenantId, await me(this).store.create(tenantId, draft));
         },
       },
       update: {
@@ -153,7 +157,9 @@ export function campaignService<Content>(opts: CampaignServiceOptions<Content>) 
         params: { id, ...draftParams },
         async handler(ctx: Ctx<Record<string, unknown>>) {
           const tenantId = tenantOf(ctx);
-          return me(this).store.summary(tenantId, await me(this).store.update(tenantId, Number(ctx.params.id), draftOf(ctx)));
+          const draft = draftOf(ctx);
+          await opts.checkDraft?.(ctx, { tenantId, draft });
+          return me(this).store.summary(tenantId, await me(this).store.update(tenantId, Number(ctx.params.id), draft));
         },
       },
       remove: {
