@@ -158,7 +158,10 @@ export function campaignService<Content>(opts: CampaignServiceOptions<Content>) 
         async handler(ctx: Ctx<Record<string, unknown>>) {
           const tenantId = tenantOf(ctx);
           const draft = draftOf(ctx);
-          await opts.checkDraft?.(ctx, { tenantId, draft });
+          if (opts.checkDraft) {
+            await me(this).store.get(tenantId, Number(ctx.params.id)); // another tenant's campaign: not found before anything else
+            await opts.checkDraft(ctx, { tenantId, draft });
+          }
           return me(this).store.summary(tenantId, await me(this).store.update(tenantId, Number(ctx.params.id), draft));
         },
       },
