@@ -20,7 +20,8 @@ export default function BirthdaysPage() {
   const runtime = useRuntime();
   const t = runtime.t;
   const [period, setPeriod] = useState<Period>("month");
-  const [month, setMonth] = useState(() => new Date().getMonth() + 1);
+  // Unset: the tenant's current month (the server's answer says which).
+  const [month, setMonth] = useState<number | undefined>();
   const [listing, setListing] = useState<Listing | null>(null);
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<number[]>([]);
@@ -117,7 +118,7 @@ export default function BirthdaysPage() {
       <Typography.Title level={3} style={{ marginTop: 0 }}>
         {t("title")}
       </Typography.Title>
-      <Space wrap style={{ marginBottom: 16 }}>
+      <Space wrap style={{ display: "flex", marginBottom: 16 }}>
         <span>{t("periodType")}</span>
         <Select<Period>
           value={period}
@@ -128,7 +129,7 @@ export default function BirthdaysPage() {
         />
         {period === "month" ? (
           <Select<number>
-            value={month}
+            value={month ?? (listing ? Number(listing.from.slice(5, 7)) : undefined)}
             onChange={setMonth}
             style={{ width: 160 }}
             aria-label={t("month")}
@@ -140,7 +141,7 @@ export default function BirthdaysPage() {
           {t("refresh")}
         </Button>
       </Space>
-      <Space style={{ marginBottom: 8 }}>
+      <Space style={{ display: "flex", marginBottom: 8 }}>
         <Checkbox checked={allChecked} indeterminate={selected.length > 0 && !allChecked} disabled={!rows.length} onChange={(e) => setSelected(e.target.checked ? rows.map((r) => r.id) : [])} data-testid="birthdays-select-all">
           {t("selectAll")}
         </Checkbox>
