@@ -1,0 +1,28 @@
+import { fillTemplateText, fillVariable, unknownPlaceholders, wabaType, type WabaContent } from "./type";
+
+const ana = { contactId: 7, name: "  Ana Maria Souza ", number: "5511999990000" };
+
+describe("the WABA campaign's variables", () => {
+  it("fill a contact's name, first name and number, anywhere in a literal", () => {
+    expect(fillVariable("{{name}}", ana)).toBe("Ana Maria Souza");
+    expect(fillVariable("Cara {{ firstName }}!", ana)).toBe("Cara Ana!");
+    expect(fillVariable("{{number}}", ana)).toBe("5511999990000");
+    expect(fillVariable("NATAL10", ana)).toBe("NATAL10");
+    // Meta refuses an empty variable.
+    expect(fillVariable("{{number}}", { ...ana, number: null })).toBe("-");
+  });
+
+  it("name unknown placeholders, which the content check refuses", () => {
+    expect(unknownPlaceholders("{{email}} e {{name}}")).toEqual(["email"]);
+    const c: WabaContent = { template: { name: "promo", language: "pt_BR" }, body: ["{{email}}", " "] };
+    expect(wabaType.validateContent(c)).toEqual({ "body.0": "ERR_CAMPAIGN_WABA_CONTENT_INVALID", "body.1": "ERR_CAMPAIGN_WABA_CONTENT_INVALID" });
+    expect(wabaType.validateContent({ ...c, template: { name: "Promo", language: "pt-BR" }, body: [] })).toEqual({ "template.name": "ERR_CAMPAIGN_WABA_CONTENT_INVALID", "template.language": "ERR_CAMPAIGN_WABA_CONTENT_INVALID" });
+  });
+
+  it("make one contact's send: the template by name with its components, and its filled text for the chat", () => {
+    expect(fillTemplateText("Olá {{1}}, cupom {{2}} ({{3}})", ["Ana", "X"])).toBe("Olá Ana, cupom X ({{3}})");
+    const c: WabaContent = { template: { name: "promo", language: "pt_BR" }, header: ["{{firstName}}"], body: ["{{name}}", "X"], preview: { header: "Para {{1}}", body: "Olá {{1}}, cupom {{2}}", footer: null } };
+    expect(wabaType.buildSend(c, ana, 0)).toEqual({ body: "Para Ana\n\nOlá Ana Maria Souza, cupom X", template: { name: "promo", language: "pt_BR", components: { header: { text: ["Ana"] }, body: ["Ana Maria Souza", "X"] } } });
+    expect(wabaType.buildSend({ template: { name: "oi", language: "en" }, body: [], preview: { header: null, body: "Hi!", footer: null } }, ana, 0)).toEqual({ body: "Hi!", template: { name: "oi", language: "en" } });
+  });
+});
