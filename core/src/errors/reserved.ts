@@ -22,9 +22,6 @@ export const RESERVED_CODES: Partial<Record<ErrorCode, string>> = {
   ERR_CAMPAIGN_DATE_INVALID: "campaigns (issue 17)",
   ERR_CAMPAIGN_CONTACTS_REQUIRED_TO_SCHEDULE: "campaigns (issue 17)",
   ERR_CAMPAIGN_PAST_DATE: "campaigns (issue 17)",
-  // SMS: issues 16 and 17
-  ERR_SMS_INVALID_TOKEN: "the SMS channel (issue 16)",
-  ERR_SMS_INSUFFICIENT_CREDITS: "the SMS channel (issue 16)",
   // Scheduled messages: issue 17
   ERR_SCHEDULE_NOT_FOUND: "scheduled messages (issue 17)",
   ERR_SCHEDULE_CONFLICT: "scheduled messages (issue 17)",
