@@ -1,4 +1,4 @@
-import { smsParts, smsNumber } from "./sms-text";
+import { smsIsGsm7, smsParts, smsNumber } from "./sms-text";
 
 describe("SMS text", () => {
   it("takes numbers with the country code, formatted or not, and refuses the rest", () => {
@@ -22,5 +22,11 @@ describe("SMS text", () => {
     expect(smsParts("ã".repeat(71))).toBe(2);
     expect(smsParts("😀".repeat(35))).toBe(1); // two UTF-16 units each
     expect(smsParts("😀".repeat(36))).toBe(2);
+  });
+
+  it("tells GSM-7 texts from UCS-2 ones", () => {
+    expect(smsIsGsm7("Oi, é hoje! [20% off] €")).toBe(true);
+    expect(smsIsGsm7("Promoção")).toBe(false); // ã is not in GSM-7
+    expect(smsIsGsm7("oi 😀")).toBe(false);
   });
 });

@@ -36,3 +36,9 @@ export function smsParts(text: string): number {
   const units = text.length; // UTF-16 code units: what UCS-2 counts
   return units <= 70 ? 1 : Math.ceil(units / 67);
 }
+
+/** Whether `text` goes as GSM-7 (160 characters in one part, 153 once split) rather than UCS-2 (70, 67). */
+export function smsIsGsm7(text: string): boolean {
+  for (const ch of text) if (!GSM_BASIC.includes(ch) && !GSM_EXTENDED.includes(ch)) return false;
+  return true;
+}
