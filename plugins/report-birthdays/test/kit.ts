@@ -87,5 +87,7 @@ async function sql(database: string, query: string, args: unknown[]): Promise<un
   }
 }
 
-export const coreSql = (t: TestCore, query: string, args: unknown[] = []) => sql(t.config.database.database, query, args);
-export const pluginSql = (t: TestCore, query: string, args: unknown[] = []) => sql(`${t.config.database.database}__report_birthdays`, query, args);
+/** The core's database name (a MariaDB test core always has one). */
+const dbOf = (t: TestCore) => String(t.config.database.database);
+export const coreSql = (t: TestCore, query: string, args: unknown[] = []) => sql(dbOf(t), query, args);
+export const pluginSql = (t: TestCore, query: string, args: unknown[] = []) => sql(`${dbOf(t)}__report_birthdays`, query, args);
