@@ -240,12 +240,12 @@ export function createFakePlatform(opts: FakePlatformOptions = {}): FakePlatform
     "contacts.get": act("platform.contacts.get", ({ tenantId, p }) => {
       own(last(), tenantId, "contact", p.id);
       const now = stamp();
-      return { id: p.id, name: `Cliente ${tenantId}`, number: null, email: null, profilePicUrl: null, isGroup: false, tags: [], createdAt: now, updatedAt: now };
+      return { id: p.id, name: `Cliente ${tenantId}`, number: null, email: null, profilePicUrl: null, isGroup: false, tags: [], birthday: null, state: null, createdAt: now, updatedAt: now };
     }),
     "contacts.update": act("platform.contacts.update", ({ tenantId, p }) => {
       own(last(), tenantId, "contact", p.id);
       const now = stamp();
-      return { id: p.id, name: p.name ?? `Cliente ${tenantId}`, number: null, email: p.email ?? null, profilePicUrl: null, isGroup: false, tags: [], createdAt: now, updatedAt: now };
+      return { id: p.id, name: p.name ?? `Cliente ${tenantId}`, number: null, email: p.email ?? null, profilePicUrl: null, isGroup: false, tags: [], birthday: null, state: null, createdAt: now, updatedAt: now };
     }),
     "messages.list": act("platform.messages.list", ({ tenantId, p }) => (own(last(), tenantId, "ticket", p.ticketId), page(messages.filter((m) => m.ticketId === p.ticketId)))),
     "messages.send": act("platform.messages.send", ({ tenantId, p }) => {
