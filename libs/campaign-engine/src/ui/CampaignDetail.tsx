@@ -134,7 +134,7 @@ export function CampaignDetail<C>({ runtime, type }: { runtime: ShellRuntime; ty
         <Descriptions.Item label={t("campaign.col.start")}>{formatDateTime(c.startAt, runtime.locale)}</Descriptions.Item>
         <Descriptions.Item label={t("campaign.detail.connections")}>{c.connectionIds.map((x) => connections[x] ?? `#${x}`).join(", ")}</Descriptions.Item>
         <Descriptions.Item label={t("campaign.col.content")}>{type.contentSummary(c.content, t)}</Descriptions.Item>
-        <Descriptions.Item label={t("campaign.detail.progress")}>
+        <Descriptions.Item label={t("campaign.detail.pacing")}>
           {t("campaign.detail.interval", { min: c.minIntervalSeconds, max: c.maxIntervalSeconds })}
           {c.startedAt ? ` · ${t("campaign.detail.startedAt", { date: formatDateTime(c.startedAt, runtime.locale) })}` : ""}
           {c.finishedAt ? ` · ${t("campaign.detail.finishedAt", { date: formatDateTime(c.finishedAt, runtime.locale) })}` : ""}

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useState } from "react";
 import { Alert, Button, Form, Input, InputNumber, Modal, Popconfirm, Radio, Select, Space, Typography, type ButtonProps } from "antd";
 import type { ShellRuntime } from "@openatende/plugin-sdk/ui";
 import type { CampaignContactSource } from "@openatende/plugin-sdk/src/campaign-contract";
+import { FilePick } from "./FilePick";
 import { fieldErrorsOf, fromLocalInput, startInPast, toLocalInput, type Campaign, type CampaignUiType } from "./model";
 
 interface Named {
@@ -210,7 +211,7 @@ export function CampaignForm<C>({ runtime, type, editing, onClose, onSaved }: Ca
         ) : null}
         {source === "csv" ? (
           <Form.Item label={t("campaign.field.csv")}>
-            <input type="file" accept=".csv,text/csv,text/plain" aria-label={t("campaign.field.csvPick")} onChange={(e) => readCsv(e.target.files?.[0])} data-testid="campaign-csv" />
+            <FilePick label={t("campaign.field.csvPick")} accept=".csv,text/csv,text/plain" onPick={readCsv} testId="campaign-csv" />
             {csv ? <Typography.Text type="secondary"> {csv.name}</Typography.Text> : null}
           </Form.Item>
         ) : null}

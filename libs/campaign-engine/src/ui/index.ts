@@ -9,3 +9,4 @@ export type { CampaignContentEditorProps, CampaignUiType, Campaign, CampaignActi
 export { actionsFor, fieldErrorsOf, progressPercent, fromLocalInput, toLocalInput, startInPast } from "./model";
 export { registerCampaignPages, CAMPAIGN_ICON } from "./register";
 export { campaignTexts } from "./texts";
+export { FilePick } from "./FilePick";

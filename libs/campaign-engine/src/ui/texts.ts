@@ -70,7 +70,7 @@ const ptBR = {
     connections: "Escolha ao menos uma conexão",
   },
   counts: { contacts: "Contatos", toSend: "A enviar", delivered: "Entregues", received: "Recebidas", read: "Lidas", played: "Reproduzidas", failed: "Falharam" },
-  detail: { back: "Voltar às campanhas", progress: "Progresso", contacts: "Contatos da campanha", live: "Atualizado ao vivo", startedAt: "Iniciada em {{date}}", finishedAt: "Finalizada em {{date}}", interval: "Intervalo de {{min}} a {{max}} s", connections: "Conexões" },
+  detail: { back: "Voltar às campanhas", progress: "Progresso", contacts: "Contatos da campanha", live: "Atualizado ao vivo", startedAt: "Iniciada em {{date}}", finishedAt: "Finalizada em {{date}}", interval: "Intervalo de {{min}} a {{max}} s", pacing: "Intervalo entre envios", connections: "Conexões" },
 };
 
 type Texts = typeof ptBR;
@@ -123,7 +123,7 @@ const en: Texts = {
   },
   error: { required: "Required field", past: "The start date cannot be in the past", interval: "The maximum must be at least the minimum (0 to 3600)", connections: "Choose at least one connection" },
   counts: { contacts: "Contacts", toSend: "To send", delivered: "Delivered", received: "Received", read: "Read", played: "Played", failed: "Failed" },
-  detail: { back: "Back to campaigns", progress: "Progress", contacts: "Campaign contacts", live: "Updated live", startedAt: "Started at {{date}}", finishedAt: "Finished at {{date}}", interval: "Interval of {{min}} to {{max}} s", connections: "Connections" },
+  detail: { back: "Back to campaigns", progress: "Progress", contacts: "Campaign contacts", live: "Updated live", startedAt: "Started at {{date}}", finishedAt: "Finished at {{date}}", interval: "Interval of {{min}} to {{max}} s", pacing: "Interval between sends", connections: "Connections" },
 };
 
 const es: Texts = {
@@ -174,7 +174,7 @@ const es: Texts = {
   },
   error: { required: "Campo obligatorio", past: "La fecha de inicio no puede estar en el pasado", interval: "El máximo debe ser mayor o igual al mínimo (0 a 3600)", connections: "Elija al menos una conexión" },
   counts: { contacts: "Contactos", toSend: "Por enviar", delivered: "Entregados", received: "Recibidos", read: "Leídos", played: "Reproducidos", failed: "Fallidos" },
-  detail: { back: "Volver a las campañas", progress: "Progreso", contacts: "Contactos de la campaña", live: "Actualizado en vivo", startedAt: "Iniciada el {{date}}", finishedAt: "Finalizada el {{date}}", interval: "Intervalo de {{min}} a {{max}} s", connections: "Conexiones" },
+  detail: { back: "Volver a las campañas", progress: "Progreso", contacts: "Contactos de la campaña", live: "Actualizado en vivo", startedAt: "Iniciada el {{date}}", finishedAt: "Finalizada el {{date}}", interval: "Intervalo de {{min}} a {{max}} s", pacing: "Intervalo entre envíos", connections: "Conexiones" },
 };
 
 const ru: Texts = {
@@ -225,7 +225,7 @@ const ru: Texts = {
   },
   error: { required: "Обязательное поле", past: "Дата начала не может быть в прошлом", interval: "Максимум должен быть не меньше минимума (от 0 до 3600)", connections: "Выберите хотя бы одно подключение" },
   counts: { contacts: "Контакты", toSend: "К отправке", delivered: "Доставлено", received: "Получено", read: "Прочитано", played: "Прослушано", failed: "Ошибки" },
-  detail: { back: "К списку кампаний", progress: "Прогресс", contacts: "Контакты кампании", live: "Обновляется в реальном времени", startedAt: "Начата {{date}}", finishedAt: "Завершена {{date}}", interval: "Интервал от {{min}} до {{max}} с", connections: "Подключения" },
+  detail: { back: "К списку кампаний", progress: "Прогресс", contacts: "Контакты кампании", live: "Обновляется в реальном времени", startedAt: "Начата {{date}}", finishedAt: "Завершена {{date}}", interval: "Интервал от {{min}} до {{max}} с", pacing: "Интервал между отправками", connections: "Подключения" },
 };
 
 /** Under `campaign` in each plugin's texts. */

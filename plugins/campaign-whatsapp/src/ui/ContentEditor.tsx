@@ -6,7 +6,7 @@
  */
 import { useState } from "react";
 import { Button, Form, Input, Space, Typography } from "antd";
-import type { CampaignContentEditorProps } from "@openatende/campaign-engine/src/ui";
+import { FilePick, type CampaignContentEditorProps } from "@openatende/campaign-engine/src/ui";
 import { CAMPAIGN_MAX_VARIANTS } from "@openatende/plugin-sdk/src/campaign-contract";
 import type { NormalContent } from "../type";
 
@@ -86,7 +86,7 @@ export default function ContentEditor({ runtime, value, onChange, errors, disabl
           </Space>
         ) : (
           <Space>
-            <input type="file" aria-label={t("editor.mediaPick")} disabled={disabled || uploading} onChange={(e) => void upload(e.target.files?.[0])} data-testid="campaign-media" />
+            <FilePick label={t("editor.mediaPick")} disabled={disabled || uploading} onPick={(f) => void upload(f)} testId="campaign-media" />
             {uploading ? <Typography.Text type="secondary">{t("editor.uploading")}</Typography.Text> : null}
           </Space>
         )}
