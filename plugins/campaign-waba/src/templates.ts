@@ -20,6 +20,9 @@ export const WABA_CODES = {
   unsupported: code("TEMPLATE_UNSUPPORTED"),
 } as const;
 
+/** The form's field each refusal points at (the shared screens mark `data.problems`' fields). */
+const onTemplate = (c: string) => ({ problems: { "template.name": c } });
+
 const PAGE = 100;
 /** At most this many pages of a connection's templates are read (10,000 templates). */
 const MAX_PAGES = 100;
@@ -32,7 +35,7 @@ async function findTemplate(ctx: Context, tenantId: number, connectionId: number
     try {
       r = await coreApi(ctx).templates.list({ tenantId, connectionId, limit: PAGE, ...(after ? { after } : {}) });
     } catch (err) {
-      if ((err as { type?: string }).type === "ERR_CHANNEL_UNSUPPORTED") throw new PluginError(WABA_CODES.connectionUnsupported, 400, { connectionId });
+      if ((err as { type?: string }).type === "ERR_CHANNEL_UNSUPPORTED") throw new PluginError(WABA_CODES.connectionUnsupported, 400, { connectionId, problems: { connectionIds: WABA_CODES.connectionUnsupported } });
       throw err;
     }
     const found = r.templates.find((x) => x.name === name && x.language === language);
@@ -46,16 +49,16 @@ async function findTemplate(ctx: Context, tenantId: number, connectionId: number
 /** Why a campaign cannot send this template (throws its code), or the template's texts for the chat's copy. */
 export function checkTemplate(t: ChannelTemplate, content: WabaContent, connectionId: number): NonNullable<WabaContent["preview"]> {
   const { name, language } = content.template;
-  if (t.status !== "APPROVED") throw new PluginError(WABA_CODES.notApproved, 400, { name, language, status: t.status, connectionId });
-  if (t.header && t.header.format !== "TEXT") throw new PluginError(WABA_CODES.unsupported, 400, { name, part: `header ${t.header.format}`, connectionId });
-  if ((t.buttons ?? []).some((b) => templateVariables(b.url ?? "").length > 0 || b.type === "COPY_CODE")) throw new PluginError(WABA_CODES.unsupported, 400, { name, part: "buttons", connectionId });
+  if (t.status !== "APPROVED") throw new PluginError(WABA_CODES.notApproved, 400, { name, language, status: t.status, connectionId, ...onTemplate(WABA_CODES.notApproved) });
+  if (t.header && t.header.format !== "TEXT") throw new PluginError(WABA_CODES.unsupported, 400, { name, part: `header ${t.header.format}`, connectionId, ...onTemplate(WABA_CODES.unsupported) });
+  if ((t.buttons ?? []).some((b) => templateVariables(b.url ?? "").length > 0 || b.type === "COPY_CODE")) throw new PluginError(WABA_CODES.unsupported, 400, { name, part: "buttons", connectionId, ...onTemplate(WABA_CODES.unsupported) });
   const parts = [
     ["header", t.header?.text ?? "", content.header ?? []],
     ["body", t.body.text, content.body ?? []],
   ] as const;
   for (const [part, text, given] of parts) {
     const expected = templateVariables(text).length;
-    if (expected !== given.length) throw new PluginError(WABA_CODES.paramsMismatch, 400, { name, part, expected, got: given.length, connectionId });
+    if (expected !== given.length) throw new PluginError(WABA_CODES.paramsMismatch, 400, { name, part, expected, got: given.length, connectionId, ...onTemplate(WABA_CODES.paramsMismatch) });
   }
   return { header: t.header?.text ?? null, body: t.body.text, footer: t.footer?.text ?? null };
 }
@@ -65,7 +68,7 @@ export async function checkedContent(ctx: Context, tenantId: number, content: Wa
   let preview: WabaContent["preview"];
   for (const connectionId of connectionIds) {
     const t = await findTemplate(ctx, tenantId, connectionId, content.template.name, content.template.language);
-    if (!t) throw new PluginError(WABA_CODES.notFound, 400, { name: content.template.name, language: content.template.language, connectionId });
+    if (!t) throw new PluginError(WABA_CODES.notFound, 400, { name: content.template.name, language: content.template.language, connectionId, ...onTemplate(WABA_CODES.notFound) });
     const texts = checkTemplate(t, content, connectionId);
     preview ??= texts;
   }

@@ -1,0 +1,112 @@
+/**
+ * The WABA campaign's template editor (the ContentEditor the shared campaign form draws): the
+ * templates of the chosen connections (GET /templates, the core's listing), one picked by name
+ * and language with its state on each connection, a preview of its texts, and one input per
+ * header and body variable — literal text, or a contact field inserted as {{name}},
+ * {{firstName}} or {{number}}.
+ */
+import { useEffect, useMemo, useState } from "react";
+import { Alert, Card, Form, Input, Select, Space, Tag, Typography } from "antd";
+import type { CampaignContentEditorProps } from "@openatende/campaign-engine/src/ui";
+import type { ChannelTemplate, TemplatesListResult } from "@openatende/plugin-sdk/src/templates";
+import { CONTACT_PLACEHOLDERS, type WabaContent } from "../type";
+import { choose, emptyWabaContent, keyOf, previewOf, statesOf, templateChoices, type ConnectionTemplates, type TemplateState } from "./model";
+
+const MAX_PAGES = 10;
+const STATE_COLOR: Record<TemplateState["state"], string> = { APPROVED: "green", OTHER: "orange", MISSING: "red", NO_TEMPLATES: "red", LOADING: "default" };
+
+export default function ContentEditor({ runtime, value, onChange, errors, connectionIds, disabled }: CampaignContentEditorProps<WabaContent>) {
+  const t = runtime.t;
+  const content = value ?? emptyWabaContent();
+  const [loaded, setLoaded] = useState(new Map<number, ConnectionTemplates>());
+
+  useEffect(() => {
+    let live = true;
+    for (const id of connectionIds) {
+      if (loaded.has(id)) continue;
+      void (async (): Promise<ConnectionTemplates> => {
+        const templates: ChannelTemplate[] = [];
+        let after: string | null = null;
+        for (let page = 0; page < MAX_PAGES; page++) {
+          const r: TemplatesListResult = await runtime.api.get("/templates", { silent: true, query: { connectionId: id, limit: 100, ...(after ? { after } : {}) } });
+          templates.push(...r.templates);
+          if (!r.next) break;
+          after = r.next;
+        }
+        return { templates };
+      })().then(
+        (c) => live && setLoaded((m) => new Map(m).set(id, c)),
+        (err: { code?: string }) => live && setLoaded((m) => new Map(m).set(id, { error: err?.code ?? "ERR" })),
+      );
+    }
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [runtime, connectionIds.join(",")]);
+
+  const choices = useMemo(() => templateChoices(connectionIds.map((id) => loaded.get(id))), [connectionIds, loaded]);
+  const chosen = content.template?.name ? content.template : null;
+  const template = chosen ? choices.find((x) => keyOf(x) === keyOf(chosen)) : undefined;
+  const states = statesOf(connectionIds, loaded, chosen);
+  const fieldError = (f: string) => (errors[f] ? { validateStatus: "error" as const, help: <span data-testid={`campaign-error-${f}`}>{errors[f]}</span> } : {});
+
+  const setVariable = (part: "header" | "body", i: number, v: string) => onChange({ ...content, [part]: (content[part] ?? []).map((x, j) => (j === i ? v : x)) });
+  const variableInput = (part: "header" | "body", i: number, label: string) => (
+    <Form.Item key={`${part}.${i}`} label={label} required {...fieldError(`${part}.${i}`)}>
+      <Space.Compact style={{ width: "100%" }}>
+        <Input value={content[part]?.[i] ?? ""} maxLength={1024} disabled={disabled} onChange={(e) => setVariable(part, i, e.target.value)} data-testid={`waba-${part}-${i}`} />
+        <Select
+          style={{ width: 200 }}
+          placeholder={t("waba.insert")}
+          value={null}
+          disabled={disabled}
+          options={CONTACT_PLACEHOLDERS.map((f) => ({ value: f, label: `${t(`waba.fields.${f}`)} {{${f}}}` }))}
+          onChange={(f: string) => setVariable(part, i, `${content[part]?.[i] ?? ""}{{${f}}}`)}
+          data-testid={`waba-${part}-${i}-field`}
+        />
+      </Space.Compact>
+    </Form.Item>
+  );
+
+  if (!connectionIds.length) return <Alert type="info" showIcon message={t("waba.pickConnections")} data-testid="waba-pick-connections" />;
+  return (
+    <div data-testid="campaign-content">
+      <Form.Item label={t("waba.template")} required {...fieldError("template.name")}>
+        <Select
+          value={chosen ? keyOf(chosen) : undefined}
+          placeholder={states.some((s) => s.state === "LOADING") ? t("waba.loading") : t("waba.templatePlaceholder")}
+          disabled={disabled}
+          showSearch
+          optionFilterProp="label"
+          options={choices.map((x) => ({ value: keyOf(x), label: `${x.name} (${x.language}) · ${x.status}`, disabled: x.status !== "APPROVED" }))}
+          onChange={(k: string) => {
+            const picked = choices.find((x) => keyOf(x) === k);
+            if (picked) onChange(choose(content, picked));
+          }}
+          data-testid="waba-template"
+        />
+      </Form.Item>
+      <Typography.Text type="secondary">{t("waba.perConnection")}</Typography.Text>
+      <div style={{ margin: "4px 0 12px" }} data-testid="waba-states">
+        {states.map((s) => (
+          <Tag key={s.connectionId} color={STATE_COLOR[s.state]} data-testid={`waba-state-${s.connectionId}`}>
+            {t("waba.connection", { id: s.connectionId })}: {s.state === "OTHER" ? s.status : t(`waba.state.${s.state}`)}
+          </Tag>
+        ))}
+      </div>
+      {template ? (
+        <>
+          <Card size="small" title={t("waba.preview")} style={{ marginBottom: 12, background: "#f6ffed" }} data-testid="waba-preview">
+            {template.header?.text ? <Typography.Text strong>{previewOf(template.header.text, content.header ?? [])}</Typography.Text> : null}
+            <div style={{ whiteSpace: "pre-wrap" }}>{previewOf(template.body.text, content.body ?? [])}</div>
+            {template.footer?.text ? <Typography.Text type="secondary">{template.footer.text}</Typography.Text> : null}
+          </Card>
+          {(content.header ?? []).map((_, i) => variableInput("header", i, t("waba.header")))}
+          {(content.body ?? []).map((_, i) => variableInput("body", i, t("waba.variable", { n: i + 1 })))}
+          {!content.header?.length && !content.body?.length ? <Typography.Text type="secondary">{t("waba.noVariables")}</Typography.Text> : null}
+        </>
+      ) : null}
+    </div>
+  );
+}

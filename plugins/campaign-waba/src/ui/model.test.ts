@@ -1,0 +1,28 @@
+import type { ChannelTemplate } from "@openatende/plugin-sdk/src/templates";
+import { choose, previewOf, statesOf, templateChoices, validateWabaContent, variableCounts, type ConnectionTemplates } from "./model";
+
+const promo: ChannelTemplate = { name: "promo", language: "pt_BR", category: "MARKETING", status: "APPROVED", header: { format: "TEXT", text: "Para {{1}}" }, body: { text: "Olá {{1}}, cupom {{2}}." } };
+const paused: ChannelTemplate = { ...promo, status: "PAUSED" };
+const english: ChannelTemplate = { ...promo, language: "en_US", header: undefined, body: { text: "Hi {{1}}" } };
+
+describe("the WABA template editor's model", () => {
+  it("offers each name and language once and shows its state on each connection", () => {
+    const loaded = new Map<number, ConnectionTemplates>([
+      [1, { templates: [promo, english] }],
+      [2, { templates: [paused] }],
+      [3, { error: "ERR_CHANNEL_UNSUPPORTED" }],
+    ]);
+    expect(templateChoices([...loaded.values()]).map((t) => `${t.name}/${t.language}/${t.status}`)).toEqual(["promo/pt_BR/APPROVED", "promo/en_US/APPROVED"]);
+    expect(statesOf([1, 2, 3, 4], loaded, promo).map((s) => s.state)).toEqual(["APPROVED", "OTHER", "NO_TEMPLATES", "LOADING"]);
+    expect(statesOf([1, 2], loaded, english).map((s) => s.state)).toEqual(["APPROVED", "MISSING"]);
+  });
+
+  it("sizes the variables to the chosen template, keeping what fits, and previews its text", () => {
+    expect(variableCounts(promo)).toEqual({ header: 1, body: 2 });
+    const c = choose({ template: { name: "x", language: "en" }, header: [], body: ["{{name}}", "A", "B"], preview: { header: null, body: "old", footer: null } }, promo);
+    expect(c).toEqual({ template: { name: "promo", language: "pt_BR" }, header: [""], body: ["{{name}}", "A"] });
+    expect(previewOf(promo.body.text, ["{{name}}", " "])).toBe("Olá {{name}}, cupom [2].");
+    expect(validateWabaContent(c, (k) => k)).toEqual({ "header.0": "waba.required.variable" });
+    expect(validateWabaContent({ template: { name: "", language: "" }, body: [] }, (k) => k)).toEqual({ "template.name": "waba.required.template" });
+  });
+});
