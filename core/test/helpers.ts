@@ -10,6 +10,7 @@ import { createConnection } from "mysql2/promise";
 import type { ServiceSchema, LoggerConfig, Loggers } from "moleculer";
 import { loadConfig, AppConfig } from "@openatende/config";
 import { createCore, Core } from "../src/broker";
+import { createMigratedDatabase } from "./db-template";
 import type { Clock } from "../src/lib/clock";
 import { pluginDatabaseUserName } from "../src/plugins/data";
 import { pluginRedisUserPrefix } from "../src/plugins/redis-access";
@@ -79,6 +80,10 @@ export async function startCore(opts: StartOptions = {}): Promise<TestCore> {
   const config = loadConfig(env);
   const core = createCore({ config, logger: (opts.logger as LoggerConfig | undefined) ?? false, clock: opts.clock, schedulerTickMs: opts.schedulerTickMs });
   for (const s of opts.services ?? []) core.broker.createService(s);
+  // A fresh MariaDB database is a copy of the migrated template (db-template.ts), not migrated
+  // again. Made after createCore, which is synchronous: cores started together in one process
+  // are created in the order they were asked for, as before.
+  if (dialect === "mariadb" && !opts.reuse) await createMigratedDatabase(dbName);
   await core.start();
   const api = core.broker.getLocalService("api") as unknown as { server: { address(): { port: number } } };
   const url = `http://127.0.0.1:${api.server.address().port}`;
