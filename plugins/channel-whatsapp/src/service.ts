@@ -42,7 +42,6 @@ import { GroupDirectory } from "./groups";
 import { systemClock, type Clock } from "./session/clock";
 import { SharedKeyCache } from "./session/key-cache";
 import { SessionManager } from "./session/manager";
-import { loadBaileys } from "./session/baileys";
 import { OwnerLocks } from "./session/owner-lock";
 import { DEFAULT_SESSION_OPTIONS, type SessionOptions } from "./session/session";
 import { BaileysSocketFactory, type SocketFactory } from "./session/socket-factory";
@@ -124,7 +123,6 @@ export function createWhatsAppPlugin(options: WhatsAppPluginOptions = {}): Defin
       },
 
       async started(this: any) {
-        await loadBaileys();
         partsOf(this).manager.startSweep();
       },
 

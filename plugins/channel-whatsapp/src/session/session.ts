@@ -17,7 +17,7 @@
  */
 import type { AuthenticationCreds, ConnectionState } from "@whiskeysockets/baileys";
 import { FencedOffError } from "../stores/auth-state";
-import { baileys } from "./baileys";
+import { baileys, loadBaileys } from "./baileys";
 import { backoffDelay, closeAction, closeCode } from "./close-policy";
 import { alreadyLinked, pairingUnavailable } from "./errors";
 import { qrDataUrl } from "./qr";
@@ -96,6 +96,8 @@ export class Session extends SessionBase {
     this.phase = "connecting";
     this.setStatus("connecting", "connecting");
     try {
+      // The library is loaded by the first session that opens (a core with no WhatsApp session never pays for it).
+      await loadBaileys();
       // Creds written by the last socket are stored before the next one uses them.
       await this.credsSaving;
       this.creds ??= (await this.deps.auth.loadCreds()) ?? baileys().initAuthCreds();
