@@ -134,6 +134,9 @@ export async function autoCloseJob(t: TestCore, tenantId: number, ticketId: numb
 
 /** What a job's run answered (the handler's result), once it has run. */
 export async function jobResult(t: TestCore, jobId: string): Promise<unknown> {
-  const job = await schedulerOf(t.core.broker).queues.queue("automation").getJob(jobId);
-  return job && (await job.isCompleted()) ? job.returnvalue : undefined;
+  const queue = schedulerOf(t.core.broker).queues.queue("automation");
+  const job = await queue.getJob(jobId);
+  if (!job || !(await job.isCompleted())) return undefined;
+  // Read again: the first read may predate the completion (its returnvalue still null) that isCompleted then saw.
+  return (await queue.getJob(jobId))?.returnvalue;
 }
