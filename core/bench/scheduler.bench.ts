@@ -181,6 +181,8 @@ async function run(box: { o: OutboundCore }, s: Setup, label: string, restart: b
   const doubles = [...fires.values()].filter((f) => f.at.length > 1);
   const missed = MESSAGES - fires.size;
   const lat = summarise(lateness);
+  const firstFires = [...fires.values()].map((f) => f.at[0]).sort((a, b) => a - b);
+  const fireSpan = firstFires.length > 1 ? (firstFires[firstFires.length - 1] - firstFires[0]) / 1000 : 0;
   const early = lateness.filter((x) => x < 0).length;
   const out: Record<string, unknown> = {
     run: label,
@@ -190,6 +192,9 @@ async function run(box: { o: OutboundCore }, s: Setup, label: string, restart: b
     creation: { via: VIA_API ? "POST /api/scheduled-messages" : "rows in SQL + scheduler.schedule", seconds: Number((createMs / 1000).toFixed(1)), perSecond: Math.round((MESSAGES * 1000) / createMs), apiMsPerCreate: Number(msPerCreate.toFixed(1)) },
     leadSeconds: leadS,
     fired: fires.size,
+    // Throughput: what the spread asks for, and what the scheduler and the plugin delivered (first to last send).
+    duePerSecond: Number((MESSAGES / SPREAD_S).toFixed(1)),
+    firedPerSecond: fireSpan ? Number((fires.size / fireSpan).toFixed(1)) : null,
     latenessMs: lat,
     firedEarly: early,
     doubleFires: doubles.length,
