@@ -56,3 +56,13 @@ export interface MessagesEvents {
   /** `ticketStatus`: the ticket's status when it was told (a new inbound message says it; the others may not). */
   "messages.changed": { action: "create" | "update" | "delete"; tenantId: number; ticketId: number; message: MessageView; at: number; ticketStatus?: TicketStatus };
 }
+
+/**
+ * The media of a plugin's send (platform.messages.send/sendTo): a file the tenant stored with
+ * platform.files.upload, which the messages domain checks is the tenant's (body is then its caption).
+ */
+export const platformSendMediaRule = {
+  type: "object",
+  optional: true,
+  props: { path: { type: "string", min: 1, max: 500 }, mimeType: { type: "string", min: 3, max: 120 }, fileName: { type: "string", min: 1, max: 255 } },
+} as const;

@@ -7,7 +7,7 @@ import type { Ctx } from "../types";
 import { call } from "../bus/call";
 import { view, type defineMessage } from "./model";
 import type { outgoingMessages } from "./outgoing";
-import type { MessagesActions, MessageView, PlatformSendParams as SendParams } from "./contract";
+import { platformSendMediaRule, type MessagesActions, type MessageView, type PlatformSendParams as SendParams } from "./contract";
 import type { TicketRow } from "../tickets/model";
 import { LANGUAGE, templateComponentsRule } from "./template-send";
 
@@ -19,8 +19,8 @@ const id = { type: "number", integer: true, positive: true };
 /** What every send of a plugin may carry, on top of where it goes. */
 const sendParams = {
   body: { type: "string", max: 65536 },
-  // A file of platform.files.upload (storedOf checks it is the tenant's); body is then its caption.
-  media: { type: "object", optional: true, props: { path: { type: "string", min: 1, max: 500 }, mimeType: { type: "string", min: 3, max: 120 }, fileName: { type: "string", min: 1, max: 255 } } },
+  // Checked in full by storedOf.
+  media: platformSendMediaRule,
   // An approved template (contract 1.3); body is its text as the chat shows it.
   template: {
     type: "object",

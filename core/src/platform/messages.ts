@@ -18,6 +18,7 @@ import type { PlatformActions, PlatformSend } from "@openatende/plugin-sdk";
 import type { Ctx } from "../types";
 import { callChannel } from "@openatende/plugin-sdk";
 import { call } from "../bus/call";
+import { platformSendMediaRule } from "../messages/contract";
 import { AppError } from "../errors/app-error";
 import { callerOf } from "./access";
 import { messageOf } from "./views";
@@ -31,8 +32,7 @@ const T = { tenantId: id };
 /** What every send of a plugin carries (PlatformSend). */
 const send = {
   body: { type: "string", max: 65536 },
-  // A file of platform.files.upload (messages.platformSend checks it is the tenant's); body is then its caption.
-  media: { type: "object", optional: true, props: { path: { type: "string", min: 1, max: 500 }, mimeType: { type: "string", min: 3, max: 120 }, fileName: { type: "string", min: 1, max: 255 } } },
+  media: platformSendMediaRule,
   // Checked in full by the messages domain (name, language, components).
   template: { type: "object", optional: true },
   idempotencyKey: { type: "string", optional: true, min: 1, max: 150, pattern: /^[A-Za-z0-9:._-]+$/ },
