@@ -3,9 +3,9 @@
  * yes, checked in this order:
  * - the platform level allows it for the tenant (PUT /plugins/:id/tenants/:tenantId, super
  *   only: the product has no reseller level apart from super). With no decision recorded the
- *   default policy applies: plugins shipped in the platform's own plugins/ folder with tier
- *   FREE are allowed for every tenant; anything else (a paid tier, or a plugin installed from
- *   elsewhere) only where the super allows it;
+ *   default policy applies: plugins shipped in the platform's own plugins/ folder are allowed
+ *   for every tenant, whatever their tier (the third check below applies it); a plugin installed
+ *   from elsewhere only where the super allows it;
  * - the tenant admin's switch is on (PUT /plugins/:id/enabled; on when never set);
  * - the tenant's licence tier covers the plugin's tier.
  *
