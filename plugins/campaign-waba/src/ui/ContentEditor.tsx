@@ -19,6 +19,14 @@ export default function ContentEditor({ runtime, value, onChange, errors, connec
   const t = runtime.t;
   const content = value ?? emptyWabaContent();
   const [loaded, setLoaded] = useState(new Map<number, ConnectionTemplates>());
+  const [names, setNames] = useState(new Map<number, string>());
+
+  useEffect(() => {
+    runtime.api.get<Array<{ id: number; name: string }>>("/connections", { silent: true }).then(
+      (rows) => setNames(new Map(rows.map((c) => [c.id, c.name]))),
+      () => undefined, // the tags then name connections by id
+    );
+  }, [runtime]);
 
   useEffect(() => {
     let live = true;
@@ -91,7 +99,7 @@ export default function ContentEditor({ runtime, value, onChange, errors, connec
       <div style={{ margin: "4px 0 12px" }} data-testid="waba-states">
         {states.map((s) => (
           <Tag key={s.connectionId} color={STATE_COLOR[s.state]} data-testid={`waba-state-${s.connectionId}`}>
-            {t("waba.connection", { id: s.connectionId })}: {s.state === "OTHER" ? s.status : t(`waba.state.${s.state}`)}
+            {names.get(s.connectionId) ?? t("waba.connection", { id: s.connectionId })}: {s.state === "OTHER" ? s.status : t(`waba.state.${s.state}`)}
           </Tag>
         ))}
       </div>
