@@ -28,4 +28,5 @@ export * from "./url-policy";
 export * from "./url-policy-fetch";
 export * from "./url-policy-agent";
 export * from "./webhook-security";
+export * from "./sent-once";
 export { smsNumber, smsParts } from "./sms-text";
