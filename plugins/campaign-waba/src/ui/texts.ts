@@ -1,4 +1,6 @@
 /** The WABA campaign's own texts (its template editor) in the four languages; the shared screens' are the engine's `campaign.*`. */
+export const LOCALES = ["pt-BR", "en", "es", "ru"] as const;
+
 export const title = { "pt-BR": "Campanhas WABA", en: "WABA campaigns", es: "Campañas WABA", ru: "Кампании WABA" };
 
 export const texts = {
