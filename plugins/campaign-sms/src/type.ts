@@ -3,7 +3,8 @@
  * tenant's SMS connections. `{{name}}` / `{{firstName}}` in it are the contact's. Each part of
  * a text (160 GSM-7 characters, 153 once split; 70 / 67 in UCS-2: smsParts) costs one credit.
  */
-import { smsParts, type CampaignTypeDefinition } from "@openatende/plugin-sdk";
+import type { CampaignTypeDefinition } from "@openatende/plugin-sdk";
+import { smsParts } from "@openatende/plugin-sdk/src/sms-text";
 
 export interface SmsContent {
   text: string;
