@@ -139,7 +139,11 @@ describe("SentOnce (Redis)", () => {
     const sockets = new Set<Socket>();
     const server = createServer((socket) => {
       sockets.add(socket);
-      socket.on("data", () => socket.write("-ERR simulated failure\r\n"));
+      // One error per command (a chunk may carry several: each starts with a "*<n>" line).
+      socket.on("data", (d: Buffer) => {
+        const commands = d.toString().split("\r\n").filter((l) => /^\*\d+$/.test(l)).length;
+        socket.write("-ERR simulated failure\r\n".repeat(commands));
+      });
     });
     await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
     const { port } = server.address() as AddressInfo;
