@@ -1,7 +1,7 @@
 import type { ServiceSchema } from "moleculer";
 import { REALTIME_EVENTS, type UserStatusEvent } from "@openatende/contracts/realtime";
 import { rooms } from "@openatende/contracts/visibility";
-import type { Emitter } from "../bus/call";
+import { emit, type Emitter } from "../bus/call";
 import { AppError } from "../errors/app-error";
 import { pushRealtime } from "../realtime/push";
 import type { Ctx } from "../types";
@@ -9,10 +9,14 @@ import type { User } from "./model";
 
 export type UserStatus = UserStatusEvent["status"];
 
-/** Tells the tenant's sockets (the team's views, the user's other tabs) that a user went online or offline. */
+/**
+ * Tells the tenant's sockets (the team's views, the user's other tabs) that a user went online or
+ * offline, and plugins too (users.updated: their user.changed; the live panel counts who is online).
+ */
 export function pushUserStatus(ctx: Emitter, tenantId: number, id: number, status: UserStatus): void {
   const payload: UserStatusEvent = { id, status };
   pushRealtime(ctx, { rooms: [rooms.tenant(tenantId)], event: REALTIME_EVENTS.userStatus(tenantId), payload });
+  void emit(ctx, "users.updated", { tenantId, userId: id });
 }
 
 /**
