@@ -145,7 +145,7 @@ export class HubChannel {
     const to = recipientFor(settings.variant, externalId);
     if (!to) throw new PluginError("ERR_HUB_RECIPIENT_INVALID", 400, { to: externalId.slice(0, 100), variant: settings.variant, field: "to.externalId" });
     const key = conn.token ?? `${settings.channelToken}:${ref.tenantId}:${ref.connectionId}`;
-    const p = this.opts.sentLog.once({ connectionToken: key, messageId, what: [to, message] }, async () => {
+    const p = this.opts.sentLog.once({ id: [key, messageId], what: [to, message] }, async () => {
       const fileUrl = message.kind === "media" ? await this.fileUrlFor(conn, message.media) : null;
       const sent = await conn.client.send(settings.variant, settings.channelToken, to, contentsFor(settings, message, fileUrl));
       return { providerMessageId: sent.id, timestamp: Date.now() };

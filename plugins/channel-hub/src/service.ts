@@ -19,9 +19,8 @@ import {
   channelContractActions,
 } from "@openatende/plugin-sdk";
 import { HubChannel, webhookPath } from "./channel";
-import { HubError } from "./client";
 import { checkMediaLink } from "./media-link";
-import { SentLog } from "./sent-log";
+import { hubSentLog } from "./sent-log";
 import { DeliveryError, drain, readBody, secretMatches } from "./webhook";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -67,12 +66,7 @@ export const hubChannelPlugin = definePlugin({
         core: { call: (action, params, opts) => this.broker.call(action, params, { ...(opts ?? {}), caller: this.fullName }) },
         logger: this.logger,
         context,
-        sentLog: new SentLog({
-          redisUrl: context.redisUrl,
-          prefix: `${context.redisPrefix}:${PLUGIN_ID}`,
-          log: this.logger,
-          uncertain: (err) => err instanceof HubError && err.uncertain,
-        }),
+        sentLog: hubSentLog({ redisUrl: context.redisUrl, prefix: `${context.redisPrefix}:${PLUGIN_ID}`, log: this.logger }),
       });
     },
     async stopped(this: any) {
