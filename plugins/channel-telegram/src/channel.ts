@@ -159,7 +159,7 @@ export class TelegramChannel {
     const files = this.opts.context ?? { dataDir: conn.dataDir ?? "", localFiles: !!conn.dataDir };
     const target = { telegram: conn.telegram, queue: conn.queue, tenantId: ref.tenantId, readMedia: (m: MediaRef) => readMedia(this.opts.core, ref, m, files) };
     try {
-      return await this.opts.sentLog.once({ connectionToken: conn.connectionToken, messageId, what: [chatId, message] }, () => sendOutbound(target, chatId, message));
+      return await this.opts.sentLog.once({ id: [conn.connectionToken, messageId], what: [chatId, message] }, () => sendOutbound(target, chatId, message));
     } catch (err) {
       const failure = sendFailure(err);
       this.opts.logger.warn(`connection ${ref.connectionId}: message ${messageId ?? "?"} to ${chatId} not sent: ${failure.message}`);

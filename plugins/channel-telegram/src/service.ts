@@ -19,7 +19,7 @@ import {
 } from "@openatende/plugin-sdk";
 import { SECRET_HEADER, readSettings, redact, sameSecret, webhookSecret } from "./bot-api";
 import { TelegramChannel } from "./channel";
-import { SentLog } from "./sent-log";
+import { telegramSentLog } from "./sent-log";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const pkg = require("../package.json") as { platform: { channel: { capabilities: ChannelCapability[] } } };
@@ -45,7 +45,7 @@ export const telegramChannelPlugin = definePlugin({
         // again because the answer of its send was lost, which happens in the moments around a
         // crash; after an upgrade the one send exposed is one cut by the upgrade's own restart,
         // as exposed as to a kill at that moment. The old entries expire on their own (7 days).
-        sentLog: new SentLog({ redisUrl: context.redisUrl, prefix: `${context.redisPrefix}:channel-telegram`, log: this.logger }),
+        sentLog: telegramSentLog({ redisUrl: context.redisUrl, prefix: `${context.redisPrefix}:channel-telegram`, log: this.logger }),
       });
     },
     async stopped(this: any) {

@@ -31,7 +31,7 @@ it("two installations on one Redis keep their sent logs apart", async () => {
   const a = await installation("inst-a");
   const b = await installation("inst-b");
   try {
-    const scope = { connectionToken: "same-token", messageId: 1, what: [42, "Oi"] };
+    const scope = { id: ["same-token", 1], what: [42, "Oi"] };
     const sent: string[] = [];
     const send = (who: string) => async (): Promise<SendResult> => (sent.push(who), { providerMessageId: `${who}-1` } as SendResult);
 
