@@ -2,7 +2,7 @@
  * What the plugin remembers across restarts and nodes, in the plugin context's Redis (keys
  * under `<redisPrefix>:channel-instagram`):
  *
- * - the sent log: what each part of a send of the core's message id answered. The Send API
+ * - the sent log (the SDK's SentOnce): what each part of a send of the core's message id answered. The Send API
  *   has no idempotency key, so a send the core hands over again is answered from here; it is
  *   claimed before Meta is called, and a claim whose answer was lost (a timeout) is not sent
  *   again (ERR_INSTAGRAM_SEND_UNCERTAIN) rather than risk a customer getting it twice;
@@ -17,15 +17,13 @@
  * Without Redis nothing is remembered: every send goes out, and the core's unique key on the
  * message id still stores each message once.
  */
-import { createHash } from "node:crypto";
-import type Redis from "ioredis";
-import { PluginError, type SendResult } from "@openatende/plugin-sdk";
+import IORedis from "ioredis";
+import { SentOnce, type SendResult } from "@openatende/plugin-sdk";
 
 const DAY = 86400;
 /** Longer than any outage the core's outbox waits out, and than Meta's retries. */
 const KEEP_SECONDS = 8 * DAY;
 const PROFILE_SECONDS = 7 * DAY;
-const PENDING = "pending";
 /** SET key to ARGV[1] (with ARGV[2] seconds to live) when it is larger than what the key holds. */
 const MOVE_FORWARD = "local v = tonumber(redis.call('GET', KEYS[1]) or '0') if tonumber(ARGV[1]) > v then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end return 1";
 
@@ -44,24 +42,22 @@ export interface StoredProfile {
 }
 
 export class PluginStore {
-  private redis: Redis | null = null;
-  private readonly running = new Map<string, Promise<SendResult>>();
+  /** The sent log (the SDK's SentOnce, claimed), whose Redis client the other keys share. */
+  private readonly sent: SentOnce<IORedis>;
 
-  constructor(private readonly opts: StoreOptions) {}
-
-  private client(): Redis | null {
-    if (!this.opts.redisUrl) return null;
-    if (!this.redis) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const IORedis = require("ioredis") as typeof import("ioredis").default;
-      this.redis = new IORedis(this.opts.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 3000 });
-      this.redis.on("error", () => undefined);
-    }
-    return this.redis;
+  constructor(private readonly opts: StoreOptions) {
+    this.sent = new SentOnce<IORedis>({
+      redisUrl: opts.redisUrl,
+      connect: (url) => new IORedis(url, { maxRetriesPerRequest: 2, connectTimeout: 3000 }),
+      prefix: opts.prefix,
+      ttlSeconds: KEEP_SECONDS,
+      log: opts.log,
+      claim: { uncertainCode: "ERR_INSTAGRAM_SEND_UNCERTAIN", uncertain: opts.uncertain },
+    });
   }
 
-  private async run<T>(what: string, fn: (r: Redis) => Promise<T>, fallback: T): Promise<T> {
-    const r = this.client();
+  private async run<T>(what: string, fn: (r: IORedis) => Promise<T>, fallback: T): Promise<T> {
+    const r = this.sent.client();
     if (!r) return fallback;
     try {
       return await fn(r);
@@ -77,46 +73,7 @@ export class PluginStore {
 
   /** Runs `send` once per (connection, message id, part, what is sent); see the file's comment. */
   async once(scope: { connection: string; messageId?: number; part: number; what: unknown }, send: () => Promise<SendResult>): Promise<SendResult> {
-    if (scope.messageId === undefined) return send();
-    const digest = createHash("sha256").update(JSON.stringify(scope.what)).digest("base64url").slice(0, 16);
-    const key = this.key("sent", scope.connection, scope.messageId, scope.part, digest);
-    const running = this.running.get(key);
-    if (running) return running;
-    const p = this.claimAndSend(key, send);
-    this.running.set(key, p);
-    try {
-      return await p;
-    } finally {
-      this.running.delete(key);
-    }
-  }
-
-  private async claimAndSend(key: string, send: () => Promise<SendResult>): Promise<SendResult> {
-    const r = this.client();
-    let claimed = false;
-    if (r) {
-      try {
-        claimed = (await r.set(key, PENDING, "EX", KEEP_SECONDS, "NX")) === "OK";
-        if (!claimed) {
-          const known = await r.get(key);
-          if (known && known !== PENDING) return JSON.parse(known) as SendResult;
-          if (known === PENDING) throw new PluginError("ERR_INSTAGRAM_SEND_UNCERTAIN", 409);
-          claimed = (await r.set(key, PENDING, "EX", KEEP_SECONDS, "NX")) === "OK";
-        }
-      } catch (err) {
-        if (err instanceof PluginError) throw err;
-        this.opts.log.warn(`sent log unreadable (${(err as Error).message}): sending without the repeat check`);
-      }
-    }
-    let res: SendResult;
-    try {
-      res = await send();
-    } catch (err) {
-      if (claimed && !this.opts.uncertain(err)) await r!.del(key).catch(() => undefined);
-      throw err;
-    }
-    if (claimed) await r!.set(key, JSON.stringify(res), "EX", KEEP_SECONDS).catch((err: Error) => this.opts.log.warn(`sent log not written (${err.message})`));
-    return res;
+    return this.sent.once({ id: [scope.connection, scope.messageId, scope.part], what: scope.what }, send);
   }
 
   /** Records a mid Meta gave a send of ours; `main` is the id the core stores the message under. */
@@ -172,8 +129,6 @@ export class PluginStore {
   }
 
   async close(): Promise<void> {
-    const r = this.redis;
-    this.redis = null;
-    if (r) await r.quit().catch(() => r.disconnect());
+    await this.sent.close();
   }
 }
