@@ -295,9 +295,23 @@ async function creationPhase(c: Ctx) {
   if (r.status !== 200) throw new Error(`create: ${r.status} ${JSON.stringify(r.body)}`);
   const t1 = now();
   const added = await api.post("/campanhas/item/contacts", { id: r.body.id, source: { kind: "tags", tagIds: [tagId] } }, c.admin);
+  const answered = now();
+  // A request the gateway gave up on (its timeout) goes on in the plugin: the time until every contact is linked.
+  const linked = await waitFor(
+    "every recipient linked",
+    async () => Number((await api.get(`/campanhas/item?id=${r.body.id}`, c.admin)).body?.counts?.contacts ?? 0),
+    (n) => n >= RECIPIENTS,
+    600_000,
+    500,
+  ).catch(() => -1);
   const t2 = now();
-  if (added.status !== 200) throw new Error(`contacts: ${added.status} ${JSON.stringify(added.body).slice(0, 300)}`);
-  return { recipients: RECIPIENTS, linked: added.body.total, createSeconds: Number(((t1 - t0) / 1000).toFixed(2)), addFromTagSeconds: Number(((t2 - t1) / 1000).toFixed(2)), totalSeconds: Number(((t2 - t0) / 1000).toFixed(2)) };
+  return {
+    recipients: RECIPIENTS,
+    linked,
+    createSeconds: Number(((t1 - t0) / 1000).toFixed(2)),
+    addFromTag: { status: added.status, error: added.status === 200 ? null : added.body?.error, answeredAfterSeconds: Number(((answered - t1) / 1000).toFixed(2)), allLinkedAfterSeconds: Number(((t2 - t1) / 1000).toFixed(2)) },
+    totalSeconds: Number(((t2 - t0) / 1000).toFixed(2)),
+  };
 }
 
 function ingestRate(): { messagesPerSecond: number | null; error?: string } {
@@ -314,6 +328,17 @@ async function main() {
   const loadAverageAtStart = Number(os.loadavg()[0].toFixed(2));
   const box = { o: await startOutboundCore([`v1.${PLUGIN}`]) };
   const results: Record<string, unknown> = {};
+  const out = path.resolve(__dirname, "../../scratch/bench-campaign.json");
+  // Each phase's figures are written as soon as they are known (a later phase that fails loses none).
+  const partial = () => fs.writeFileSync(out, JSON.stringify({ benchmark: "campaign", partial: true, loadAverageAtStart, ...results }, null, 2) + "\n");
+  const phase = async (name: string, fn: () => Promise<unknown>) => {
+    try {
+      results[name] = await fn();
+    } catch (err) {
+      results[name] = { error: String((err as Error).message ?? err).slice(0, 300) };
+    }
+    partial();
+  };
   try {
     const t = box.o.t;
     const f = await outboundTenant(t, "BASIC", [PLUGIN]);
@@ -333,20 +358,24 @@ async function main() {
     results.setup = { connections: connections.length, contactsSeeded: need, seconds: Number(((now() - t0) / 1000).toFixed(1)) };
 
     const phases: unknown[] = [];
-    for (const rate of RATES) phases.push(await ratePhase(c, `r${rate}`, planFor(`r${rate}`, rate * INTERVAL_S, INTERVAL_S, contactsFor, c), rate));
+    results.rates = phases;
+    for (const rate of RATES) {
+      phases.push(await ratePhase(c, `r${rate}`, planFor(`r${rate}`, rate * INTERVAL_S, INTERVAL_S, contactsFor, c), rate));
+      partial();
+    }
     // No interval: how fast the engine goes; contacts enough for 100 sends/s per campaign.
     const maxPlan = planFor("max", MAX_CAMPAIGNS * LANES_PER_CAMPAIGN, 0, () => maxContacts, c);
     phases.push(await ratePhase(c, "max", maxPlan, null));
-    results.rates = phases;
-    results.killedWorker = await killPhase(c);
-    results.creation = await creationPhase(c);
+    partial();
+    await phase("killedWorker", () => killPhase(c));
+    await phase("creation", () => creationPhase(c));
   } finally {
     await stopOutboundCore(box.o);
   }
   if (WITH_INGEST) results.ingestSameRun = ingestRate();
   const rates = results.rates as Array<{ targetPerSecond: number | null; achieved: { perSecond: number }; vsTargetPercent: number | null; duplicates: number; losses: number }>;
-  const kill = results.killedWorker as { duplicates: number; losses: number };
-  const creation = results.creation as { totalSeconds: number };
+  const kill = results.killedWorker as { duplicates?: number; losses?: number };
+  const creation = results.creation as { totalSeconds?: number };
   const result = {
     benchmark: "campaign",
     cpus: os.cpus().length,
@@ -360,11 +389,11 @@ async function main() {
       rates.every((r) => r.duplicates === 0 && r.losses === 0) &&
       kill.duplicates === 0 &&
       kill.losses === 0 &&
-      creation.totalSeconds <= GOAL.creationSeconds,
+      (creation.totalSeconds ?? Infinity) <= GOAL.creationSeconds,
   };
   const text = JSON.stringify(result, null, 2);
   console.log(text);
-  fs.writeFileSync(path.resolve(__dirname, "../../scratch/bench-campaign.json"), text + "\n");
+  fs.writeFileSync(out, text + "\n");
   process.exit(0);
 }
 
