@@ -3,17 +3,33 @@
  * and the detail page. Errors come back as the server's catalogue text (runtime.notify.error).
  */
 import { Button, Popconfirm, Space } from "antd";
-import type { ShellRuntime } from "@openatende/plugin-sdk/ui";
-import { actionsFor, formatDateTime, type Campaign, type CampaignAction } from "./model";
+import type { ShellRuntime, UiApiError } from "@openatende/plugin-sdk/ui";
+import { actionsFor, formatDateTime, type Campaign, type CampaignAction, type CampaignUiType } from "./model";
 
 type Op = Exclude<CampaignAction, "edit">;
+
+/** Each type's retrySchedule, by route base (registerCampaignPages sets it). */
+const scheduleRetries = new Map<string, NonNullable<CampaignUiType<unknown>["retrySchedule"]>>();
+export function setScheduleRetry(base: string, retry: CampaignUiType<unknown>["retrySchedule"]): void {
+  if (retry) scheduleRetries.set(base, retry);
+}
 
 /** Runs one status change (or the delete) on the server; resolves true when it succeeded. */
 export async function runCampaignAction(runtime: ShellRuntime, base: string, c: Campaign, op: Op): Promise<boolean> {
   const t = runtime.t;
+  const retry = op === "schedule" ? scheduleRetries.get(base) : undefined;
   try {
     if (op === "delete") await runtime.api.delete(`/${base}/item`, { query: { id: c.id } });
-    else await runtime.api.post(`/${base}/item/${op}`, { id: c.id });
+    else {
+      try {
+        await runtime.api.post(`/${base}/item/${op}`, { id: c.id }, retry ? { silent: true } : undefined);
+      } catch (err) {
+        // The type may offer to schedule again differently (SMS: only the first contacts its credits cover).
+        const extra = retry ? await retry(runtime, c, err as UiApiError) : null;
+        if (!extra) throw err;
+        await runtime.api.post(`/${base}/item/${op}`, { id: c.id, ...extra });
+      }
+    }
     runtime.notify.success(t(op === "delete" ? "campaign.done.deleted" : `campaign.done.${op}`));
     return true;
   } catch (err) {

@@ -33,6 +33,12 @@ export interface CampaignUiType<C> {
   validateContent?(c: C, t: (k: string, o?: Record<string, unknown>) => string): Record<string, string>;
   /** The menu icon (an image URL). */
   icon?: string;
+  /**
+   * A schedule the server refused (its error): the extra params to schedule again with, once the
+   * user agreed (SMS: too few credits → "continue with the first N contacts?" → `{ limitTo: N }`),
+   * or null to show the refusal as usual.
+   */
+  retrySchedule?(runtime: ShellRuntime, campaign: Campaign<C>, err: UiApiError): Promise<Record<string, unknown> | null>;
 }
 
 export type Campaign<C = unknown> = CampaignSummary & { content: C };

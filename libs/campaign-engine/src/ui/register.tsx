@@ -6,6 +6,7 @@
 import type { ShellRuntime } from "@openatende/plugin-sdk/ui";
 import type { CampaignUiType } from "./model";
 import { campaignTexts } from "./texts";
+import { setScheduleRetry } from "./actions";
 
 /** A megaphone in the campaigns' colour (the menu's icon when the type gives none). */
 export const CAMPAIGN_ICON =
@@ -13,6 +14,7 @@ export const CAMPAIGN_ICON =
 
 export function registerCampaignPages<C>(runtime: ShellRuntime, type: CampaignUiType<C>): void {
   runtime.addTranslations(campaignTexts);
+  setScheduleRetry(type.routeBase, type.retrySchedule as CampaignUiType<unknown>["retrySchedule"]);
   // The shell draws a route's page without props: each page gets the runtime and the type here.
   runtime.addRoute({
     path: type.routeBase,
