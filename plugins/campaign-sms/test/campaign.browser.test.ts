@@ -3,7 +3,8 @@
  * the SMS channel and the local Comtele: an admin opens /campanhasms, writes the text and sees
  * its characters and SMS parts counted as it grows (a third part past 306 GSM-7 characters, a
  * UCS-2 text counted 70/67 per part), chooses the SMS connection and a tag, saves, and lands on
- * /campanhasms/{id} with the tag's contacts. A BASIC tenant opening /campanhasms gets the tier
+ * /campanhasms/{id} with the tag's contacts; scheduling with credits for only 2 of them asks
+ * whether to continue with the first 2, and yes schedules exactly those. A BASIC tenant opening /campanhasms gets the tier
  * notice naming PREMIUM.
  */
 import type { Browser, Page } from "playwright-core";
@@ -22,6 +23,7 @@ let basic: TenantFixture;
 let tagName: string;
 let connName: string;
 let browser: Browser;
+let account: ReturnType<FakeComtele["addAccount"]>;
 
 beforeAll(async () => {
   api = await FakeComtele.start();
@@ -35,7 +37,8 @@ beforeAll(async () => {
   }
   await waitFor(`the ${ROUTE} routes`, () => t.api.get(ROUTE, a.admin), (r) => r.status !== 404);
   connName = `SMS Loja ${uid()}`;
-  await connectSms(t, a, api, api.addAccount({ credits: 100 }), connName);
+  account = api.addAccount({ credits: 100 });
+  await connectSms(t, a, api, account, connName);
   tagName = `Clientes SMS ${uid()}`;
   const tagId = (await t.api.post("/tags", { name: tagName }, a.admin)).body.id as number;
   for (let i = 0; i < 3; i++) {
@@ -92,6 +95,20 @@ it("writes an SMS text with its parts counted, chooses the SMS connection and a 
     await shot(page, "campanhasms-detail");
     const saved = await t.api.get(`${ROUTE}/item?id=${id}`, a.supervisor);
     expect(saved.body).toMatchObject({ name: "Liquidação SMS", content: { text: "Oi {{firstName}}, hoje tem 20% off na loja!" }, counts: { contacts: 3 } });
+
+    // Credits for 2 of the 3: scheduling asks whether to continue with the first 2, and yes keeps those.
+    account.credits = 2;
+    await page.locator(`[data-testid="campaign-schedule-${id}"]`).click();
+    await page.locator('.ant-popover:visible [data-testid="campaign-confirm-ok"]').click();
+    await waitText(page.locator('[data-testid="sms-credits-confirm"]'), "Há 2 crédito(s) e a campanha precisa de 3. Continuar só com os primeiros 2 contato(s)?");
+    await shot(page, "campanhasms-credits-confirm");
+    await page.locator('[data-testid="sms-credits-continue"]').click();
+    const scheduled = await waitFor("the campaign scheduled with 2 contacts", async () => (await t.api.get(`${ROUTE}/item?id=${id}`, a.supervisor)).body, (c) => c.status !== "pending");
+    expect(scheduled.counts.contacts).toBe(2);
+    expect(scheduled.status).toBe("scheduled");
+    // The form's start is a few minutes ahead: scheduled, with the third contact gone from the screen too.
+    await waitText(page.locator('[data-testid="campaign-detail-status"]'), "Agendada");
+    await waitText(page.locator('[data-testid="campaign-count-toSend"]'), "2");
     expect(screenErrors(page)).toEqual([]);
   } finally {
     await page.context().close();

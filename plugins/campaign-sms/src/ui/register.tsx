@@ -2,6 +2,7 @@ import { defineUi } from "@openatende/plugin-sdk/ui";
 import { registerCampaignPages } from "@openatende/campaign-engine/src/ui";
 import { smsParts } from "@openatende/plugin-sdk/src/sms-text";
 import ContentEditor, { validateSmsContent } from "./ContentEditor";
+import { continueWithFirst } from "./credits";
 import { texts, title } from "./texts";
 import type { SmsContent } from "../type";
 
@@ -19,6 +20,7 @@ export default defineUi((runtime) => {
     emptyContent: () => ({ text: "" }),
     validateContent: validateSmsContent,
     connectionTypes: ["sms", "channel-sms"],
+    retrySchedule: continueWithFirst,
     contentSummary: (c, t) => `${c.text} (${t("smsEditor.summary", { parts: smsParts(c.text) })})`,
   });
 });

@@ -15,6 +15,12 @@ export const texts = {
       tooLong: "O texto passa de {{max}} partes de SMS",
       summary: "{{parts}} parte(s) de SMS",
     },
+    smsCredits: {
+      title: "Créditos de SMS insuficientes",
+      confirm: "Há {{credits}} crédito(s) e a campanha precisa de {{needed}}. Continuar só com os primeiros {{affordable}} contato(s)? Os demais serão removidos da campanha.",
+      ok: "Continuar com {{affordable}}",
+      cancel: "Não agendar",
+    },
   },
   en: {
     smsEditor: {
@@ -26,6 +32,12 @@ export const texts = {
       required: "Write the SMS text",
       tooLong: "The text is longer than {{max}} SMS parts",
       summary: "{{parts}} SMS part(s)",
+    },
+    smsCredits: {
+      title: "Not enough SMS credits",
+      confirm: "There are {{credits}} credit(s) and the campaign needs {{needed}}. Continue with only the first {{affordable}} contact(s)? The others will be removed from the campaign.",
+      ok: "Continue with {{affordable}}",
+      cancel: "Do not schedule",
     },
   },
   es: {
@@ -39,6 +51,12 @@ export const texts = {
       tooLong: "El texto supera las {{max}} partes de SMS",
       summary: "{{parts}} parte(s) de SMS",
     },
+    smsCredits: {
+      title: "Créditos de SMS insuficientes",
+      confirm: "Hay {{credits}} crédito(s) y la campaña necesita {{needed}}. ¿Continuar solo con los primeros {{affordable}} contacto(s)? Los demás se quitarán de la campaña.",
+      ok: "Continuar con {{affordable}}",
+      cancel: "No programar",
+    },
   },
   ru: {
     smsEditor: {
@@ -50,6 +68,12 @@ export const texts = {
       required: "Введите текст SMS",
       tooLong: "Текст длиннее {{max}} частей SMS",
       summary: "частей SMS: {{parts}}",
+    },
+    smsCredits: {
+      title: "Недостаточно SMS-кредитов",
+      confirm: "Кредитов: {{credits}}, а кампании нужно {{needed}}. Продолжить только с первыми контактами ({{affordable}})? Остальные будут удалены из кампании.",
+      ok: "Продолжить с {{affordable}}",
+      cancel: "Не планировать",
     },
   },
 };
