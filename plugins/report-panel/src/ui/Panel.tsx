@@ -33,8 +33,8 @@ export function waitText(ms: number | null): string {
 
 function Figure({ label, value, color, big, testId }: { label: string; value: string | number; color: string; big?: boolean; testId: string }) {
   return (
-    <div style={{ flex: 1, minWidth: big ? 200 : 120 }}>
-      <div style={{ fontSize: big ? 22 : 16, color: "#cbd5e1", textTransform: "uppercase", letterSpacing: 1 }}>{label}</div>
+    <div style={{ flex: 1, minWidth: big ? 220 : 140 }}>
+      <div style={{ fontSize: big ? 22 : 15, color: "#cbd5e1", textTransform: "uppercase", letterSpacing: big ? 1 : 0.5 }}>{label}</div>
       <div data-testid={testId} style={{ fontSize: big ? 72 : 48, fontWeight: 700, color, lineHeight: 1.1, fontVariantNumeric: "tabular-nums" }}>
         {value}
       </div>
@@ -126,11 +126,11 @@ export default function Panel() {
             {figures(board.total, "total", true)}
           </section>
           {board.queues.length ? null : <div style={{ fontSize: 28, color: "#94a3b8" }}>{t("noQueues")}</div>}
-          <div style={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(560px, 1fr))", gap: 24 }}>
+          <div style={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(700px, 1fr))", gap: 24 }}>
             {board.queues.map((q) => {
               const key = q.queueId ?? "none";
               return (
-                <section key={key} data-testid={`panel-queue-${key}`} style={{ background: "#1e293b", borderRadius: 16, padding: 24, borderLeft: `12px solid ${q.color ?? "#64748b"}` }}>
+                <section key={key} data-testid={`panel-queue-${key}`} style={{ background: "#1e293b", borderRadius: 16, padding: 24, borderLeft: `12px solid ${q.color || "#64748b"}` }}>
                   <div style={{ fontSize: 30, fontWeight: 600, marginBottom: 12 }}>{q.queueId === null ? t("noQueue") : q.name}</div>
                   {figures(q, `queue-${key}`)}
                 </section>
