@@ -125,9 +125,11 @@ export class CampaignDispatcher {
     try {
       message = await this.ports.send({ tenantId, contactId: contact.contactId, connectionId, ...body, idempotencyKey: campaignSendKey(campaignId, contact.id, contact.attempt) });
     } catch (err) {
-      // The core refused the send itself (the contact or connection is gone: a client code): that contact fails; anything else is retried.
+      // The core refused the send itself (the contact or connection is gone: a catalogue code): that contact fails. Anything
+      // else is retried, the broker's own 4xx too (SERVICE_NOT_FOUND while a core stops or starts is no answer about the contact).
       const e = err as { type?: string; code?: number };
-      if (!(typeof e.code === "number" && e.code >= 400 && e.code < 500 && e.code !== 429 && e.type)) throw err;
+      const refused = typeof e.code === "number" && e.code >= 400 && e.code < 500 && e.code !== 429 && typeof e.type === "string" && (e.type.startsWith("ERR_") || e.type === "VALIDATION_ERROR");
+      if (!refused) throw err;
       message = { id: 0, status: "failed", failReason: e.type };
     }
     const now = this.ports.now();

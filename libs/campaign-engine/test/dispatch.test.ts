@@ -183,6 +183,30 @@ describe("dispatch", () => {
     expect(await w.store.counts(TENANT, id)).toMatchObject({ delivered: 1, failed: 1, toSend: 0 });
   });
 
+  it("a send the core refused with a catalogue code fails the contact; the broker's own 4xx (a core stopping) leaves it for the retry", async () => {
+    const id = await scheduled(2, { minIntervalSeconds: 0, maxIntervalSeconds: 0 });
+    const ports = w.core.ports();
+    const base = ports.send;
+    let brokerErrors = 1;
+    ports.send = async (p) => {
+      if (p.contactId === 1 && brokerErrors-- > 0) throw Object.assign(new Error("Service 'platform.messages.sendTo' is not found."), { type: "SERVICE_NOT_FOUND", code: 404 });
+      if (p.contactId === 2) throw Object.assign(new Error("refused"), { type: "ERR_CONTACT_NUMBER_INVALID", code: 400 });
+      return base(p);
+    };
+    const { CampaignDispatcher } = require("../src/dispatch");
+    const { textType } = require("./world");
+    w.core.clock = T0 + 60_000;
+    const dispatcher = new CampaignDispatcher(w.store, textType, ports);
+    await expect(dispatcher.run(TENANT, id)).rejects.toThrow("is not found");
+    expect((await w.store.contacts(TENANT, id)).rows.map((x) => x.status)).toEqual(["sending", "pending"]);
+    await dispatcher.run(TENANT, id);
+    const { rows } = await w.store.contacts(TENANT, id);
+    expect(rows.map((x) => [x.status, x.failReason])).toEqual([
+      ["sent", null],
+      ["failed", "ERR_CONTACT_NUMBER_INVALID"],
+    ]);
+  });
+
   it("a paused campaign sends nothing until resumed; a canceled one stops", async () => {
     const { pause, resume, cancel } = require("../src/rules");
     const id = await scheduled(3);
