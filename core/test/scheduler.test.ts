@@ -30,10 +30,10 @@ async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms 
 }
 
 /** A node: a broker with the scheduler (and the given services and core handlers) on the installation `prefix`. */
-async function node(prefix: string, clock: TestClock, opts: { handlers?: Record<string, CoreJobHandler>; services?: ServiceSchema[] } = {}) {
+async function node(prefix: string, clock: TestClock, opts: { handlers?: Record<string, CoreJobHandler>; services?: ServiceSchema[]; groups?: string[] } = {}) {
   const broker = new ServiceBroker({ logger: false, nodeID: `n-${uid()}` });
   for (const [name, h] of Object.entries(opts.handlers ?? {})) jobHandlers(broker).register("tickets", name, h);
-  broker.createService(createSchedulerService({ redisPrefix: () => prefix, config: { redisUrl: REDIS_URL } }, { clock, tickMs: 0 }));
+  broker.createService(createSchedulerService({ redisPrefix: () => prefix, config: { redisUrl: REDIS_URL, services: opts.groups } }, { clock, tickMs: 0 }));
   for (const s of opts.services ?? []) broker.createService(s);
   await broker.start();
   brokers.push(broker);
@@ -296,6 +296,32 @@ describe("scheduler", () => {
     await waitFor("both deliveries", () => got["plugin-a"].length + got["plugin-b"].length === 2);
     expect(got["plugin-a"].map((j) => [j.owner, j.jobId, j.data.by])).toEqual([["plugin-a", a.jobId, "plugin-a"]]);
     expect(got["plugin-b"].map((j) => [j.owner, j.jobId, j.data.by])).toEqual([["plugin-b", b.jobId, "plugin-b"]]);
+  });
+
+  it("on a node of the plugin host, a plugin's due job waits for the host to be up (a restart with jobs already due)", async () => {
+    const { prefix, clock } = installation();
+    const got: JobDelivery[] = [];
+    const plugin: ServiceSchema = {
+      name: "plugin-late",
+      version: 1,
+      actions: {
+        ...jobActions({
+          remind(_ctx, job) {
+            got.push(job);
+          },
+        }),
+      },
+    };
+    const { broker, scheduler } = await node(prefix, clock, { services: [plugin], groups: ["all"] });
+    await call(broker, "scheduler.schedule", { owner: "plugin-late", service: "v1.plugin-late", name: "remind", key: "k", tenantId: 1, delayMs: 0 });
+    expect((await scheduler.tick()).moved).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(got).toHaveLength(0);
+    // The plugin host comes up (its `started` loads the plugins): the job is delivered, once.
+    broker.createService({ name: "plugins" });
+    await waitFor("the delivery after the host is up", () => got.length === 1, 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(got).toHaveLength(1);
   });
 
   it("refuses a job without a time, with two times, or with a bad rule", async () => {

@@ -36,6 +36,13 @@ export interface SchedulerOptions {
   clock: Clock;
   handlers: JobHandlers;
   warn(msg: string): void;
+  /**
+   * Resolves once plugins can act: a plugin's job is delivered only then. Jobs come due the
+   * moment a restarted node opens its queues, while the plugin host is still loading plugins;
+   * a plugin then asking the core to send met "plugins.availability is not found" and spent
+   * its job's attempts on it. Absent: delivered at once.
+   */
+  pluginsReady?(): Promise<void>;
 }
 
 export interface TickResult {
@@ -87,7 +94,10 @@ export class Scheduler {
 
   private async run(spec: JobSpec, attempt: number): Promise<unknown> {
     const delivery: JobDelivery = { jobId: spec.jobId, owner: spec.owner, name: spec.name, key: spec.key, tenantId: spec.tenantId, dueAt: spec.dueAt, data: spec.data, attempt, every: spec.every };
-    if (spec.service) return this.o.broker.call(`${spec.service}.${PLUGIN_JOB_ACTION}`, delivery);
+    if (spec.service) {
+      await this.o.pluginsReady?.();
+      return this.o.broker.call(`${spec.service}.${PLUGIN_JOB_ACTION}`, delivery);
+    }
     const handler = this.o.handlers.get(spec.owner, spec.name);
     if (!handler) throw new Error(`no handler for the job ${spec.owner}.${spec.name} on this node`);
     return handler(delivery, this.o.broker);

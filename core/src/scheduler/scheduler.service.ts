@@ -70,8 +70,21 @@ const keyParams = {
   key: { type: "string", min: 1, max: 200 },
 } as const;
 
+/**
+ * On a node that runs the plugin host (SERVICES "all" or "plugins"), plugin jobs wait for it
+ * (at most a minute, then they go anyway); elsewhere they are delivered at once.
+ */
+function pluginsReadyOn(broker: ServiceBroker, services: string[] | undefined): (() => Promise<void>) | undefined {
+  if (!services?.some((g) => g === "all" || g === "plugins")) return undefined;
+  let ready: Promise<void> | undefined;
+  return () => (ready ??= broker.waitForServices(["plugins"], 60_000).then(
+    () => undefined,
+    () => undefined,
+  ));
+}
+
 export function createSchedulerService(
-  deps: Pick<CoreDeps, "redisPrefix"> & Partial<Pick<CoreDeps, "clock" | "schedulerTickMs">> & { config: Pick<AppConfig, "redisUrl"> },
+  deps: Pick<CoreDeps, "redisPrefix"> & Partial<Pick<CoreDeps, "clock" | "schedulerTickMs">> & { config: Pick<AppConfig, "redisUrl"> & Partial<Pick<AppConfig, "services">> },
   opts: SchedulerServiceOptions = {},
 ): ServiceSchema {
   const clock = opts.clock ?? deps.clock ?? systemClock;
@@ -127,7 +140,7 @@ export function createSchedulerService(
       redis = createRedis(deps.config.redisUrl, `${deps.redisPrefix()}scheduler:`);
       redis.on("error", () => undefined);
       const warn = (msg: string) => this.logger.warn(msg);
-      scheduler = new Scheduler({ broker: this.broker, redisUrl: deps.config.redisUrl, prefix: deps.redisPrefix(), redis, clock, handlers: jobHandlers(this.broker), warn });
+      scheduler = new Scheduler({ broker: this.broker, redisUrl: deps.config.redisUrl, prefix: deps.redisPrefix(), redis, clock, handlers: jobHandlers(this.broker), warn, pluginsReady: pluginsReadyOn(this.broker, deps.config.services) });
       await scheduler.start();
       running.set(this.broker, scheduler);
       if (tickMs > 0) {
