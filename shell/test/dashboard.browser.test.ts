@@ -95,9 +95,9 @@ describe("main layout and dashboard", () => {
       const agentRow = page.locator("[data-testid=team] tr", { hasText: "Agent" });
       expect((await agentRow.innerText()).replace(/\s+/g, " ")).toMatch(/Agent 1 1 .+ 100%/);
 
-      // The menu: every core page, settings for an admin, the unread badge from the API.
+      // The menu: every core page, the plugins of the tenant's tier an admin uses (no PREMIUM campaigns on this tier), settings, the unread badge from the API.
       const menu = await page.locator("[data-testid=main-menu] .ant-menu-item").allInnerTexts();
-      expect(menu.map((m) => m.split("\n")[0].replace(/\d+/g, "").trim())).toEqual(["Painel", "Atendimentos", "Contatos", "Mensagens rápidas", "Auto-resposta", "Kanban", "Notas", "Mensagens agendadas", "Relatórios", "Módulos", "Configurações"]);
+      expect(menu.map((m) => m.split("\n")[0].replace(/\d+/g, "").trim())).toEqual(["Painel", "Atendimentos", "Contatos", "Mensagens rápidas", "Campanhas", "Auto-resposta", "Kanban", "Notas", "Mensagens agendadas", "Painel de atendimentos", "Relatórios", "Módulos", "Configurações"]);
       // The admin's own count (it depends on the caller's queues), through the page's session.
       const unread = await page.evaluate(() => (window as any).__openatende.api.get("/tickets/unread-count"));
       expect(unread.open + unread.pending).toBeGreaterThan(0);
