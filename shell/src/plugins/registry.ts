@@ -181,3 +181,6 @@ export class PluginRegistry {
     this.loaded = false;
   }
 }
+
+/** Lists of plugins (a tenant's modules, a tenant's plugins on the marketplace) show this many per page: the bundled plugins alone are over 20, and one page lets the eye find one. */
+export const PLUGINS_PAGE = 50;

@@ -1,3 +1,4 @@
+import { PLUGINS_PAGE } from "../../plugins/registry";
 import { useCallback, useEffect, useRef, useState, type HTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { Badge, Button, Card, Empty, Segmented, Select, Table, Tag, Tooltip, Typography } from "antd";
@@ -132,7 +133,7 @@ export default function TenantsTab() {
           rowKey="id"
           loading={loading}
           dataSource={rows}
-          pagination={rows.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
+          pagination={rows.length > PLUGINS_PAGE ? { pageSize: PLUGINS_PAGE, showSizeChanger: false } : false}
           scroll={{ x: 980 }}
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t("marketplace.tenants.empty")} /> }}
           onRow={(p) => ({ "data-testid": `tenant-plugin-row-${p.id}` }) as HTMLAttributes<HTMLElement>}

@@ -1,3 +1,4 @@
+import { PLUGINS_PAGE } from "../../plugins/registry";
 import { useCallback, useEffect, useState, type HTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { Card, Empty, Grid, Segmented, Switch, Table, Tag, Tooltip, Typography } from "antd";
@@ -88,7 +89,7 @@ export default function ModulosPage() {
           rowKey="id"
           loading={loading}
           dataSource={shown}
-          pagination={shown.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
+          pagination={shown.length > PLUGINS_PAGE ? { pageSize: PLUGINS_PAGE, showSizeChanger: false } : false}
           scroll={narrow ? undefined : { x: 900 }}
           locale={{ emptyText: <Empty image={<AppstoreOutlined style={{ fontSize: 48, opacity: 0.35 }} />} description={t("marketplace.modules.empty")} /> }}
           onRow={(p) => ({ "data-testid": `module-row-${p.id}` }) as HTMLAttributes<HTMLElement>}
