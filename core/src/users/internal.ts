@@ -10,7 +10,7 @@ import { call, emit } from "../bus/call";
 import type { CoreDeps } from "../deps";
 import type { User, UserQueue as UserQueueModel } from "./model";
 import { normalisePhone, type UserName, type UserRow, type UserWithQueues } from "./contract";
-import { pushUserStatus } from "./status";
+import { pushUserStatus, userStatusChanged } from "./status";
 
 /**
  * The users service's actions for other services (no REST): logins look users up, auth
@@ -57,7 +57,7 @@ export function usersInternalActions(deps: CoreDeps, UserModel: typeof User, Use
       async handler(ctx: Ctx<{ id: number }>) {
         await UserModel.update({ lastLoginAt: new Date(), status: "online" }, { where: { id: ctx.params.id } });
         const u = await UserModel.findByPk(ctx.params.id, { attributes: ["tenantId"] });
-        if (u) pushUserStatus(ctx, u.get("tenantId") as number, ctx.params.id, "online");
+        if (u) userStatusChanged(ctx, u.get("tenantId") as number, ctx.params.id, "online");
         return true;
       },
     },
@@ -83,7 +83,7 @@ export function usersInternalActions(deps: CoreDeps, UserModel: typeof User, Use
       async handler(ctx: Ctx<{ id: number; status: "online" | "offline" }>) {
         await UserModel.update({ status: ctx.params.status }, { where: { id: ctx.params.id } });
         const u = await UserModel.findByPk(ctx.params.id, { attributes: ["tenantId"] });
-        if (u) pushUserStatus(ctx, u.get("tenantId") as number, ctx.params.id, ctx.params.status);
+        if (u) userStatusChanged(ctx, u.get("tenantId") as number, ctx.params.id, ctx.params.status);
         return true;
       },
     },

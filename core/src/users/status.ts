@@ -9,13 +9,19 @@ import type { User } from "./model";
 
 export type UserStatus = UserStatusEvent["status"];
 
-/**
- * Tells the tenant's sockets (the team's views, the user's other tabs) that a user went online or
- * offline, and plugins too (users.updated: their user.changed; the live panel counts who is online).
- */
+/** Tells the tenant's sockets (the team's views, the user's other tabs) that a user went online or offline. */
 export function pushUserStatus(ctx: Emitter, tenantId: number, id: number, status: UserStatus): void {
   const payload: UserStatusEvent = { id, status };
   pushRealtime(ctx, { rooms: [rooms.tenant(tenantId)], event: REALTIME_EVENTS.userStatus(tenantId), payload });
+}
+
+/**
+ * A change of the online status alone (a login, a logout, the user's own switch): told to the
+ * sockets and to plugins (users.updated: their user.changed; the live panel counts who is
+ * online). A deactivation or a deletion goes offline too, but is told as what it is.
+ */
+export function userStatusChanged(ctx: Emitter, tenantId: number, id: number, status: UserStatus): void {
+  pushUserStatus(ctx, tenantId, id, status);
   void emit(ctx, "users.updated", { tenantId, userId: id });
 }
 
@@ -37,7 +43,7 @@ export function usersStatusActions(UserModel: typeof User): NonNullable<ServiceS
         if (!u) throw new AppError("ERR_USER_NOT_FOUND");
         if (me.id !== ctx.params.id) throw new AppError("ERR_NO_PERMISSION");
         if (u.get("status") !== ctx.params.status) await u.update({ status: ctx.params.status });
-        pushUserStatus(ctx, me.tenantId, me.id, ctx.params.status);
+        userStatusChanged(ctx, me.tenantId, me.id, ctx.params.status);
         return { id: me.id, status: ctx.params.status };
       },
     },
