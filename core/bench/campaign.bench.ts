@@ -38,7 +38,8 @@ import { performance } from "node:perf_hooks";
 import { createConnection } from "mysql2/promise";
 import { QueryTypes } from "sequelize";
 import { benchArg, cpuSampler, MYSQL, sleep } from "./common";
-import { benchConnection, CHANNEL_SERVICE, handed, outboundTenant, pool, startOutboundCore, stopOutboundCore, waitFor, type Auth, type Handed, type OutboundCore } from "./outbound-kit";
+import { bodyOf, rateIn, sendsOf } from "./campaign-sends";
+import { benchConnection, CHANNEL_SERVICE, handed, outboundTenant, pool, startOutboundCore, stopOutboundCore, waitFor, type Auth,type OutboundCore } from "./outbound-kit";
 
 const DURATION_S = benchArg("duration-s", 15);
 const WARMUP_S = benchArg("warmup-s", 5);
@@ -122,8 +123,6 @@ function planFor(label: string, lanesTotal: number, intervalS: number, contactsE
   return { label, lanes, intervalS, perCampaign: Math.max(...lanes.map((l) => contactsEach(l.length))) };
 }
 
-const bodyOf = (label: string, k: number) => `bench ${label} c${k} {{name}}`;
-const PARSE = /^bench (\S+) c(\d+) C(\d+)$/;
 
 /** Creates the plan's campaigns with their contacts, then schedules them all to start together; answers their ids and the start. */
 async function launch(c: Ctx, p: Plan, tagId: number): Promise<{ ids: number[]; startAt: number }> {
@@ -160,29 +159,6 @@ async function stored(c: Ctx, ids: number[]): Promise<Array<{ campaignId: number
   } finally {
     await db.end();
   }
-}
-
-/** The phase's sends as the channel saw them: per campaign index and contact. */
-function sendsOf(all: Handed[], label: string) {
-  const sends: Array<{ k: number; contact: number; at: number; connectionId: number }> = [];
-  for (const h of all) {
-    const m = PARSE.exec(h.body);
-    if (m && m[1] === label) sends.push({ k: Number(m[2]), contact: Number(m[3]), at: h.at, connectionId: h.connectionId });
-  }
-  return sends.sort((a, b) => a.at - b.at);
-}
-
-/** Rate over [from, to) and per-second buckets. */
-function rateIn(times: number[], from: number, to: number) {
-  const secs = Math.floor((to - from) / 1000);
-  const buckets = new Array(Math.max(1, secs)).fill(0);
-  let n = 0;
-  for (const t of times) {
-    if (t < from || t >= from + secs * 1000) continue;
-    n++;
-    buckets[Math.floor((t - from) / 1000)]++;
-  }
-  return { sends: n, perSecond: Number((n / Math.max(1, secs)).toFixed(2)), bucketMin: Math.min(...buckets), bucketMax: Math.max(...buckets) };
 }
 
 /** Duplicates (a contact of a campaign handed over more than once) and losses (counted as sent by the plugin, never handed over). */
