@@ -39,7 +39,7 @@ import { createConnection } from "mysql2/promise";
 import { QueryTypes } from "sequelize";
 import { benchArg, cpuSampler, MYSQL, sleep } from "./common";
 import { bodyOf, rateIn, sendsOf } from "./campaign-sends";
-import { benchConnection, CHANNEL_SERVICE, handed, outboundTenant, pool, startOutboundCore, stopOutboundCore, waitFor, type Auth,type OutboundCore } from "./outbound-kit";
+import { benchConnection, CHANNEL_SERVICE, handed, outboundTenant, pool, startOutboundCore, stopOutboundCore, waitFor, type Auth, type OutboundCore } from "./outbound-kit";
 
 const DURATION_S = benchArg("duration-s", 15);
 const WARMUP_S = benchArg("warmup-s", 5);
