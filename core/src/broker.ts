@@ -40,6 +40,7 @@ import { createPlatformService } from "./platform/platform.service";
 import { createAutomationService } from "./automation/automation.service";
 import { createBusinessTimeService } from "./business-time/business-time.service";
 import { createChatbotsService } from "./chatbots/chatbots.service";
+import { createHooksService } from "./hooks/hooks.service";
 import { transporterOf } from "./plugins/external";
 import { loadServicePackages, type ServicePackage } from "./service-packages";
 
@@ -75,6 +76,7 @@ export const SERVICE_GROUPS: Record<"api" | "core" | "plugins", Array<(d: CoreDe
     createPlatformService,
     createAutomationService,
     createChatbotsService,
+    createHooksService,
   ],
   /** The plugin host: discovers, validates and starts plugin services. */
   plugins: [createPluginsService],

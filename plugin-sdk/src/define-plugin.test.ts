@@ -74,6 +74,34 @@ describe("definePlugin", () => {
     expect(() => definePlugin({ pkgJson: pkg(), service: { ...service, version: 3 } })).toThrow(/service\.version 3 must be the major of 2\.3\.4 \(2\)/);
     expect(definePlugin({ pkgJson: pkg(), service: { ...service, name: "ai-echo", version: 2 } }).schema.name).toBe("ai-echo");
   });
+
+  it("makes the hooks' actions and names them in the metadata; refuses unknown hooks and declared hook actions", async () => {
+    const p = definePlugin({
+      pkgJson: pkg(),
+      service,
+      hooks: {
+        beforeClose(check) {
+          if (check.ticket.id === 13) throw new Error("refused");
+        },
+        onClaimedInbound: (inbound) => ({ consumed: inbound.message.body === "9", release: true }),
+      },
+    });
+    expect((p.schema.metadata as any).plugin.hooks).toEqual(["beforeClose", "onClaimedInbound"]);
+    const broker = new ServiceBroker({ logger: false });
+    broker.createService({ ...p.schema });
+    await broker.start();
+    try {
+      const claimed = { id: "1:x", tenantId: 1, ref: "r", ticketId: null, connectionId: 2, contact: { id: 3, name: "Ana", number: null }, message: { body: "9", mediaType: null, timestamp: 1 }, at: 1 };
+      expect(await broker.call("v2.ai-echo.claimedInbound", claimed)).toEqual({ consumed: true, release: true });
+      expect(await broker.call("v2.ai-echo.claimedInbound", { ...claimed, message: { ...claimed.message, body: "x" } })).toEqual({ consumed: false, release: true });
+      expect(await broker.call("v2.ai-echo.ticketBeforeClose", { tenantId: 1, userId: 2, ticket: { id: 12 } })).toEqual({ allowed: true });
+      await expect(broker.call("v2.ai-echo.ticketBeforeClose", { tenantId: 1, userId: 2, ticket: { id: 13 } })).rejects.toThrow("refused");
+    } finally {
+      await broker.stop();
+    }
+    expect(() => definePlugin({ pkgJson: pkg(), service, hooks: { afterClose: () => undefined } as never })).toThrow(/hooks\.afterClose is not a core hook/);
+    expect(() => definePlugin({ pkgJson: pkg(), service: { actions: { ticketBeforeClose: () => 1 } }, hooks: { beforeClose: () => undefined } })).toThrow(/actions\.ticketBeforeClose is made by definePlugin/);
+  });
 });
 
 describe("isDefinedPlugin / findDefinedPlugin", () => {

@@ -14,6 +14,7 @@ import type { Context, ServiceSchema } from "moleculer";
 import { PluginManifest, toPackageJson, validateManifest } from "./manifest";
 import { PLATFORM_EVENT_ACTION, PLATFORM_EVENT_NAMES, type PlatformEventEnvelope, type PlatformEventName } from "./core-api/contract";
 import { CHATBOT_MESSAGE_ACTION, type ChatbotInbound } from "./chatbot-contract";
+import { CLAIMED_INBOUND_ACTION, TICKET_BEFORE_CLOSE_ACTION, type ClaimedInbound, type ClaimedInboundReply, type PluginHookName, type TicketCloseCheck } from "./hooks-contract";
 
 /** Version of the tagged object's shape; the host only loads objects whose tag it knows. */
 export const PLUGIN_TAG = 1 as const;
@@ -37,7 +38,15 @@ export interface ChatbotHandlers {
   onMessage(inbound: ChatbotInbound, ctx: Context): unknown;
 }
 
-type PluginExtras = { platformEvents?: PlatformEventHandlers; chatbot?: ChatbotHandlers };
+/** The core's hooks (hooks-contract.ts): asked before the core goes on. */
+export interface PluginHooks {
+  /** A user closes a ticket: throw a PluginError to refuse. */
+  beforeClose?(check: TicketCloseCheck, ctx: Context): void | Promise<void>;
+  /** A message of a contact the plugin claimed (platform.inbound.claim). */
+  onClaimedInbound?(inbound: ClaimedInbound, ctx: Context): ClaimedInboundReply | Promise<ClaimedInboundReply>;
+}
+
+type PluginExtras = { platformEvents?: PlatformEventHandlers; chatbot?: ChatbotHandlers; hooks?: PluginHooks };
 
 export type DefinePluginInput<S = Record<string, unknown>> =
   | ({ pkgJson: unknown; manifest?: undefined; service: PluginServiceSchema<S> } & PluginExtras)
@@ -93,6 +102,7 @@ export function definePlugin<S = Record<string, unknown>>(input: DefinePluginInp
   if (chatbot && manifest.kind !== "chatbot") errors.push(`chatbot handlers are for plugins of kind "chatbot" (this one is "${manifest.kind}")`);
   if (manifest.kind === "chatbot" && typeof chatbot?.onMessage !== "function") errors.push("a chatbot plugin needs chatbot.onMessage (the core hands it its tickets' messages)");
   if (chatbot && service.actions && CHATBOT_MESSAGE_ACTION in service.actions) errors.push(`actions.${CHATBOT_MESSAGE_ACTION} is made by definePlugin from chatbot.onMessage: do not declare it`);
+  const hooks = checkHooks(input.hooks, service, errors);
   if (errors.length) throw new PluginDefinitionError(`Plugin ${manifest.id}`, errors);
 
   const schema = {
@@ -101,12 +111,13 @@ export function definePlugin<S = Record<string, unknown>>(input: DefinePluginInp
     version: major,
     metadata: {
       ...(service.metadata ?? {}),
-      plugin: { id: manifest.id, version: manifest.version, kind: manifest.kind, coreApi: manifest.coreApi, ...(events.length ? { events } : {}), ...(chatbot ? { chatbot: true } : {}) },
+      plugin: { id: manifest.id, version: manifest.version, kind: manifest.kind, coreApi: manifest.coreApi, ...(events.length ? { events } : {}), ...(chatbot ? { chatbot: true } : {}), ...(hooks.names.length ? { hooks: hooks.names } : {}) },
     },
     actions: {
       ...(service.actions ?? {}),
       ...(events.length ? { [PLATFORM_EVENT_ACTION]: eventAction(handlers) } : {}),
       ...(chatbot ? { [CHATBOT_MESSAGE_ACTION]: chatbotAction(chatbot) } : {}),
+      ...hooks.actions,
     },
   } as ServiceSchema;
 
@@ -143,6 +154,56 @@ function chatbotAction(h: ChatbotHandlers) {
     async handler(ctx: Context<ChatbotInbound>) {
       await h.onMessage(ctx.params, ctx);
       return { handled: true };
+    },
+  };
+}
+
+const HOOK_ACTIONS: Record<PluginHookName, string> = { beforeClose: TICKET_BEFORE_CLOSE_ACTION, onClaimedInbound: CLAIMED_INBOUND_ACTION };
+
+/** The hooks' names (for the core to find them on the bus) and the actions it calls. */
+function checkHooks(hooks: PluginHooks | undefined, service: PluginServiceSchema, errors: string[]) {
+  const names: PluginHookName[] = [];
+  const actions: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(hooks ?? {})) {
+    const action = HOOK_ACTIONS[name as PluginHookName];
+    if (!action) errors.push(`hooks.${name} is not a core hook (known: ${Object.keys(HOOK_ACTIONS).join(", ")})`);
+    else if (typeof fn !== "function") errors.push(`hooks.${name} must be a function`);
+    else if (service.actions && action in service.actions) errors.push(`actions.${action} is made by definePlugin from hooks.${name}: do not declare it`);
+    else {
+      names.push(name as PluginHookName);
+      actions[action] = name === "beforeClose" ? beforeCloseAction(fn as NonNullable<PluginHooks["beforeClose"]>) : claimedAction(fn as NonNullable<PluginHooks["onClaimedInbound"]>);
+    }
+  }
+  return { names, actions };
+}
+
+function beforeCloseAction(fn: NonNullable<PluginHooks["beforeClose"]>) {
+  return {
+    visibility: "public" as const,
+    params: { tenantId: { type: "number", integer: true, positive: true }, ticket: "object", userId: { type: "number", integer: true, positive: true } },
+    async handler(ctx: Context<TicketCloseCheck>) {
+      await fn(ctx.params, ctx);
+      return { allowed: true };
+    },
+  };
+}
+
+function claimedAction(fn: NonNullable<PluginHooks["onClaimedInbound"]>) {
+  return {
+    visibility: "public" as const,
+    params: {
+      id: "string",
+      tenantId: { type: "number", integer: true, positive: true },
+      ref: "string",
+      ticketId: { type: "number", nullable: true },
+      connectionId: { type: "number", integer: true, positive: true },
+      contact: "object",
+      message: "object",
+      at: "number",
+    },
+    async handler(ctx: Context<ClaimedInbound>): Promise<ClaimedInboundReply> {
+      const r = await fn(ctx.params, ctx);
+      return { consumed: !!r?.consumed, ...(r?.release ? { release: true } : {}) };
     },
   };
 }

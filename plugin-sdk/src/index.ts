@@ -4,6 +4,7 @@
  */
 export * from "./channel-contract";
 export * from "./chatbot-contract";
+export * from "./hooks-contract";
 export * from "./campaign-contract";
 export * from "./conformance/campaign";
 export * from "./report-contract";

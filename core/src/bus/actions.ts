@@ -10,6 +10,7 @@ import type { BusinessTimeActions, BusinessTimeEvents } from "../business-time/c
 import type { ChatbotsActions, ChatbotsEvents } from "../chatbots/contract";
 import type { ConnectionsActions, ConnectionsEvents } from "../connections/contract";
 import type { ContactsActions, ContactsEvents } from "../contacts/contract";
+import type { HooksActions } from "../hooks/contract";
 import type { LicenceActions, LicenceEvents } from "../licence/contract";
 import type { MailerActions } from "../mailer/contract";
 import type { MessagesActions, MessagesEvents } from "../messages/contract";
@@ -35,6 +36,7 @@ export interface CoreActions
     ChatbotsActions,
     ConnectionsActions,
     ContactsActions,
+    HooksActions,
     LicenceActions,
     MailerActions,
     MessagesActions,

@@ -78,6 +78,29 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
     return c;
   }
 
+  /**
+   * A message that would open a ticket, from a contact a plugin claimed (a survey waiting for
+   * its answer, core/src/hooks): the plugin's when it takes it, kept on the claim's ticket (or
+   * the contact's last closed one there) without reopening it, pushing or counting anything.
+   */
+  async function claimed(ctx: Ctx<InboundMessage>, msg: InboundMessage, contact: InboundContact, connectionId: number): Promise<InboundResult | null> {
+    // A message with a file skipped the active-ticket lookup: an active ticket takes it as usual.
+    if (msg.media?.data && (await call(ctx, "tickets.findActive", { tenantId: msg.tenantId, contactId: contact.id, connectionId }))) return null;
+    const body = msg.body ?? "";
+    const taken = await call(ctx, "hooks.takeClaimed", {
+      id: `${connectionId}:${msg.providerMessageId}`,
+      tenantId: msg.tenantId,
+      connectionId,
+      contact: { id: contact.id, name: msg.from.name ?? "", number: msg.from.phone ?? null },
+      message: { body, mediaType: msg.media?.mimeType ?? null, timestamp: msg.timestamp },
+    });
+    if (!taken) return null;
+    const ticketId = taken.ticketId ?? (await call(ctx, "tickets.openForInbound", { tenantId: msg.tenantId, contactId: contact.id, connectionId, closed: true })).ticket.id;
+    const stored = await call(ctx, "messages.storeInbound", { msg, ticket: { id: ticketId, tenantId: msg.tenantId }, contactId: contact.id });
+    if (!stored.duplicate) await call(ctx, "tickets.touch", { tenantId: msg.tenantId, ticketId, body, timestamp: msg.timestamp, incoming: true, keepUnread: true, quiet: true });
+    return { messageId: stored.message!.id, ticketId, duplicate: !!stored.duplicate };
+  }
+
   return defineService({
     name: "channels",
     events: {
@@ -135,6 +158,10 @@ export function createChannelsService(deps: CoreDeps): ServiceSchema {
             const known = await call(ctx, "messages.findByProvider", { tenantId: msg.tenantId, connectionId: msg.connectionId, providerId: msg.providerMessageId, slim: true });
             if (known) return { messageId: Number(known.id), ticketId: known.ticketId, duplicate: true };
             contact = await call(ctx, "contacts.resolveInbound", { ...identity, slim: true });
+            if (!ticket && !msg.fromMe && !msg.isGroup && !msg.imported) {
+              const kept = await claimed(ctx, msg, contact, connection.id);
+              if (kept) return kept;
+            }
             ({ ticket, created: opened } = await call(ctx, "tickets.openForInbound", {
               tenantId: msg.tenantId,
               contactId: contact.id,

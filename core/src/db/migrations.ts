@@ -19,11 +19,12 @@ import { m0017 } from "../business-time/migrations/0017-business-time";
 import { m0018 } from "../automation/migrations/0018-automatic-messages";
 import { m0019 } from "../chatbots/migrations/0019-chatbots";
 import { m0020 } from "../messages/migrations/0020-message-idempotency";
+import { m0021 } from "../hooks/migrations/0021-inbound-claims";
 
 /**
  * The core's migrations, in order. A new one goes at the end; an applied one is never edited.
  * Service packages bring their own (the marketplace's "0012-marketplace"), which the migrator
  * runs after these (migrator.ts collectMigrations).
  */
-export const MIGRATIONS: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012PluginInstalls, m0013, m0014, m0015, m0016, m0017, m0018, m0019, m0020];
+export const MIGRATIONS: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012PluginInstalls, m0013, m0014, m0015, m0016, m0017, m0018, m0019, m0020, m0021];
 export type { Migration };

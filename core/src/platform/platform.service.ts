@@ -13,6 +13,7 @@ import { listNotes } from "./notes";
 import { createPlatformEvents } from "./events";
 import { businessTimeActions } from "./business-time";
 import { chatbotsActions } from "./chatbots";
+import { inboundActions } from "./inbound";
 import { createFilesActions, drainStream } from "./files";
 import { planActions } from "./plan";
 import { messagesActions } from "./messages";
@@ -265,6 +266,7 @@ export function createPlatformService(deps: CoreDeps): ServiceSchema {
 
       ...businessTimeActions,
       ...chatbotsActions,
+      ...inboundActions,
       ...createFilesActions(deps.config.dataDir),
       ...planActions,
       ...messagesActions(pageOf),

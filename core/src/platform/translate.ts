@@ -26,7 +26,7 @@ export function translateTicket(p: TicketsEvents["tickets.changed"]): Outgoing[]
   const list: Outgoing[] = [];
   if (before.status !== t.status) {
     list.push(out("ticket.statusChanged", t.tenantId, at, { ticket, from: before.status }));
-    if (t.status === "closed") list.push(out("ticket.closed", t.tenantId, at, { ticket }));
+    if (t.status === "closed") list.push(out("ticket.closed", t.tenantId, at, { ticket, via: t.closedVia ?? "agent" }));
   }
   // A transfer: another user or queue, or another connection (a connection's tickets moved,
   // tickets/cascades.ts; `from` keeps the user and queue, the ticket shows the connection). A

@@ -134,7 +134,7 @@ export function createCascades(kit: TicketsKit) {
       await TicketModel.update(patch, { where, transaction: transaction as never });
     } catch (err) {
       if (!(err instanceof UniqueConstraintError)) throw err;
-      await TicketModel.update({ ...closedPatch, activeKey: null, status: "closed", closedAt: new Date() }, { where, transaction: transaction as never });
+      await TicketModel.update({ ...closedPatch, activeKey: null, status: "closed", closedAt: new Date(), closedVia: "automatic" }, { where, transaction: transaction as never });
       await kit.log(r.tenantId, r.id, null, "closed", { reason }, transaction);
     }
   }

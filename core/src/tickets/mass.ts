@@ -37,7 +37,7 @@ export function createMass(kit: TicketsKit, transitions: Pick<Transitions, "tran
       for (const t of await ticketsOf(ctx, ctx.params.ticketIds)) {
         if (t.get("status") === "closed") continue;
         try {
-          await transitions.close(ctx, t, "closed");
+          await transitions.close(ctx, t, "mass");
           resolved++;
         } catch (err) {
           // Closed by someone else meanwhile: nothing left to do for it.

@@ -27,9 +27,13 @@ export interface TicketRow {
   chatbotPluginId?: string | null;
   chatbotRef?: string | null;
   closedAt: Date | null;
+  /** Who closed it last (migration 0021): an agent, a mass resolve, the automation, a plugin; null when open or closed before it was kept. */
+  closedVia?: ClosedVia | null;
   createdAt: Date;
   updatedAt: Date;
 }
+
+export type ClosedVia = "agent" | "mass" | "automatic" | "plugin";
 
 export class Ticket extends Model<TicketRow, Partial<TicketRow>> {}
 export class TicketLog extends Model<{ id?: number; tenantId: number; ticketId: number; userId: number | null; type: string; data: unknown; createdAt?: Date }> {}
@@ -69,6 +73,7 @@ export function defineTicketModels(sequelize: Sequelize) {
         chatbotPluginId: { type: DataTypes.STRING(64), allowNull: true },
         chatbotRef: { type: DataTypes.STRING(64), allowNull: true },
         closedAt: { type: DataTypes.DATE, allowNull: true },
+        closedVia: { type: DataTypes.STRING(12), allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -56,7 +56,7 @@ export function platformTicketUpdate(kit: TicketsKit, transitions: Transitions) 
     if (p.status === "closed") {
       if (p.userId !== undefined || p.queueId !== undefined) throw new AppError("ERR_VALIDATION", { field: p.userId !== undefined ? "userId" : "queueId", rule: "forbidden" });
       if (row.status === "closed") return row;
-      return close(ctx, ticket, "closed");
+      return close(ctx, ticket, "plugin", undefined, by);
     }
     if (p.status === "pending") {
       if (row.status === "closed") throw new AppError("ERR_VALIDATION", { field: "status", rule: "enumValue" });

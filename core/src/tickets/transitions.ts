@@ -3,7 +3,8 @@ import { AppError } from "../errors/app-error";
 import { retryDeadlocks } from "../db/deadlock";
 import type { Ctx } from "../types";
 import { call } from "../bus/call";
-import { LogType, Ticket, TicketRow, TicketStatus, activeKey } from "./model";
+import { LogType, Ticket, TicketRow, TicketStatus, activeKey, type ClosedVia } from "./model";
+import { ticketOf } from "../platform/views";
 import { plain, view, type Me, type Settings, type TicketsKit } from "./kit";
 import type { LogAndNotes } from "./log-notes";
 import type { ChatbotOwner } from "../chatbots/contract";
@@ -137,10 +138,16 @@ export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, 
     await call(ctx, "chatbots.deliver", { tenantId: row.tenantId, ticketId: row.id, contactId: row.contactId, pluginId: row.chatbotPluginId, ref: row.chatbotRef, reason: "started", message: null, startId });
   }
 
-  /** `data`: what the log entry says besides who (an automatic close: why, see autoClose). */
-  async function close(ctx: Ctx, t: Ticket, how: "closed" | "autoClose", me?: Me, data?: unknown) {
+  /**
+   * `via`: who closes (kept as the ticket's closedVia, told with ticket.closed): an agent, an
+   * admin's mass resolve, the automation ("autoClose" in the log), or a plugin. `data`: what the
+   * log entry says besides who (an automatic close: why, see autoClose).
+   */
+  async function close(ctx: Ctx, t: Ticket, via: ClosedVia, me?: Me, data?: unknown) {
+    const how = via === "automatic" ? "autoClose" : "closed";
     const by = how === "autoClose" ? null : (ctx.meta.user?.id ?? null);
-    return transition(ctx, t, { status: "closed", activeKey: null, closedAt: new Date(), unreadMessages: 0, hasUnread: false }, [[how, by, data]], (fresh) => {
+    const logData = via === "mass" ? { ...(data as object | undefined), via } : data;
+    return transition(ctx, t, { status: "closed", activeKey: null, closedAt: new Date(), closedVia: via, unreadMessages: 0, hasUnread: false }, [[how, by, logData]], (fresh) => {
       if (fresh.status === "closed") throw conflict(fresh);
       if (me && fresh.userId && fresh.userId !== me.id && !me.supervisor) throw new AppError("ERR_NO_PERMISSION");
     });
@@ -221,7 +228,7 @@ export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, 
       const t = await TicketModel.findOne({ where: { id, tenantId } });
       if (!t || t.get("status") === "closed") return null;
       try {
-        return await close(ctx, t, "autoClose", undefined, { reason });
+        return await close(ctx, t, "automatic", undefined, { reason });
       } catch (err) {
         if ((err as { type?: string }).type === "ERR_CONFLICT") return null;
         throw err;
@@ -312,7 +319,9 @@ export function createTransitions(kit: TicketsKit, protocols: Pick<LogAndNotes, 
       if (p.status === "closed") {
         if (current.status === "closed") return view(current);
         if (!mayTouch(current)) throw new AppError("ERR_NO_PERMISSION");
-        return view(await close(ctx, ticket, "closed", me));
+        // The plugins' close guards (a closure questionnaire's required answers) may refuse.
+        await call(ctx, "hooks.beforeClose", { tenantId: current.tenantId, ticket: ticketOf(current), userId: me.id });
+        return view(await close(ctx, ticket, "agent", me));
       }
       return view(current);
     },

@@ -10,6 +10,8 @@ const ACTIONS = [
   "contacts.get",
   "contacts.list",
   "contacts.update",
+  "inbound.claim",
+  "inbound.release",
   "contacts.addresses",
   "tickets.get",
   "tickets.list",

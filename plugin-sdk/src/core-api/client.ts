@@ -72,6 +72,11 @@ export interface CoreApi {
     handoff(p: Params<"platform.chatbots.handoff">): Result<"platform.chatbots.handoff">;
   };
   plan: { assertWithin(p: Params<"platform.plan.assertWithin">): Result<"platform.plan.assertWithin"> };
+  /** Claims on a contact's next messages (hooks-contract.ts onClaimedInbound). */
+  inbound: {
+    claim(p: Params<"platform.inbound.claim">): Result<"platform.inbound.claim">;
+    release(p: Params<"platform.inbound.release">): Result<"platform.inbound.release">;
+  };
   /** Stores a file among the tenant's files, its bytes streamed in base64 chunks (the SDK's uploadPlatformFile). */
   files: { upload(p: PlatformFileUpload): Promise<PlatformFile> };
 }
@@ -118,6 +123,7 @@ export function coreApi(source: Source): CoreApi {
     realtime: { push: fn("platform.realtime.push") },
     chatbots: { bindings: fn("platform.chatbots.bindings"), bind: fn("platform.chatbots.bind"), start: fn("platform.chatbots.start"), handoff: fn("platform.chatbots.handoff") },
     plan: { assertWithin: fn("platform.plan.assertWithin") },
+    inbound: { claim: fn("platform.inbound.claim"), release: fn("platform.inbound.release") },
     files: { upload },
   };
 }

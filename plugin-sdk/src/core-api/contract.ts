@@ -13,6 +13,7 @@
 import type { Availability, AvailabilitySlot, TimeState } from "@openatende/contracts/business-time";
 import type { ChatbotBinding, ChatbotDistribution, ChatbotHandoffReason, ChatbotScope } from "../chatbot-contract";
 import type { TemplateSendComponents, TemplatesListResult, TemplateStatus } from "../templates";
+import type { InboundClaim } from "../hooks-contract";
 
 export const PLATFORM_SERVICE = "platform";
 
@@ -329,15 +330,27 @@ export interface PlatformActions {
   "platform.businessTime.state": { params: T & { target: PlatformTimeTarget; at?: number }; result: PlatformTimeState };
   "platform.notes.list": { params: T & NoteQuery; result: Page<PlatformNote> };
   /** Pushes `plugin:<plugin id>:<event>` to the tenant's sockets (runtime.realtime.on in the shell). */
+  /**
+   * Claims the contact on the connection for the caller until `minutes` from now (hooks-contract.ts):
+   * their messages there that would open a ticket reach the caller's `hooks.onClaimedInbound`
+   * first; a consumed one is kept on `ticketId` (the contact's ticket, closed or not). A new claim
+   * there replaces any (the newest wins). Another tenant's contact, connection or ticket: its not-found code.
+   */
+  "platform.inbound.claim": { params: T & { contactId: number; connectionId: number; ref: string; ticketId?: number | null; minutes: number }; result: InboundClaim };
+  /** Ends the caller's own claim of the contact on the connection. */
+  "platform.inbound.release": { params: T & { contactId: number; connectionId: number }; result: { released: boolean } };
   "platform.realtime.push": { params: T & { event: string; payload: unknown; to?: PushAudience }; result: { delivered: boolean } };
 }
 
 /** Events the core delivers to plugins, with their `data`. */
+export type PlatformClosedVia = "agent" | "mass" | "automatic" | "plugin";
+
 export interface PlatformEvents {
   "ticket.created": { ticket: PlatformTicket };
   "ticket.statusChanged": { ticket: PlatformTicket; from: PlatformTicketStatus };
   "ticket.transferred": { ticket: PlatformTicket; from: { userId: number | null; queueId: number | null } };
-  "ticket.closed": { ticket: PlatformTicket };
+  /** `via`: who closed it — an agent (PUT /tickets/:id), an admin's mass resolve, the automation (inactivity, smart close, a removed connection), or a plugin. */
+  "ticket.closed": { ticket: PlatformTicket; via: PlatformClosedVia };
   "ticket.deleted": { ticketId: number };
   "message.received": { message: PlatformMessage };
   "message.sent": { message: PlatformMessage };
