@@ -95,6 +95,18 @@ describe("validateManifest", () => {
     }
   });
 
+  it("keeps a higher tier for some routes (routeTiers), and refuses undeclared routes, unknown tiers and tiers not above the plugin's", () => {
+    const pkg = good();
+    (pkg.platform as { tier: string }).tier = "BASIC";
+    pkg.platform.ui = { exposes: ["register"], routes: ["agendamentos", "configuracoes/servicos"], routeTiers: { "configuracoes/servicos": "PREMIUM" } };
+    const r = validateManifest(pkg);
+    expect(r.ok && r.manifest.ui?.routeTiers).toEqual({ "configuracoes/servicos": "PREMIUM" });
+    pkg.platform.ui = { exposes: ["register"], routes: ["agendamentos"], routeTiers: { outra: "PREMIUM", agendamentos: "GOLD" } };
+    expect(errorsOf(pkg)).toEqual([expect.stringMatching(/routeTiers\.outra is not one of platform\.ui\.routes/), expect.stringMatching(/routeTiers\.agendamentos must be one of/)]);
+    pkg.platform.ui = { exposes: ["register"], routes: ["agendamentos"], routeTiers: { agendamentos: "FREE" } };
+    expect(errorsOf(pkg)).toEqual([expect.stringMatching(/must be above the plugin's tier BASIC/)]);
+  });
+
   it("accepts a minimal non-channel manifest (optional blocks left out)", () => {
     const r = validateManifest({ name: "r", version: "0.1.0", platform: { id: "report-nps", kind: "report", tier: "PLUS", coreApi: ">=1.0.0 <2", displayName: { "pt-BR": "NPS" } } });
     expect(r.ok).toBe(true);

@@ -68,6 +68,12 @@ export interface PluginUi {
    * a tenant below `tier` opening one gets the notice naming the tier, not a page not found.
    */
   routes?: string[];
+  /**
+   * A higher tier for some of those routes than the plugin's own (appointments are PLUS, their
+   * services screen PREMIUM): route → tier. The plugin's API actions say the same with their
+   * own `tier` option.
+   */
+  routeTiers?: Record<string, PluginTier>;
 }
 
 export interface ChannelManifest {
@@ -160,7 +166,7 @@ export function isCoreApiCompatible(range: string, version: string = CORE_API_VE
   return semver.satisfies(version, range);
 }
 
-const UI_FIELDS = ["remoteEntry", "exposes", "routes"];
+const UI_FIELDS = ["remoteEntry", "exposes", "routes", "routeTiers"];
 /**
  * A shell path without its leading slash: lowercase segments of letters, digits and hyphens;
  * after the first, a segment may be a parameter `:name` that matches any one segment
@@ -267,6 +273,7 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
       if (p.ui.remoteEntry !== undefined && (!isNonEmptyString(p.ui.remoteEntry) || p.ui.remoteEntry.includes(".."))) errors.push("platform.ui.remoteEntry must be a relative file path without '..'");
       checkStringList(errors, "platform.ui.exposes", p.ui.exposes, { pattern: /^[A-Za-z][A-Za-z0-9]*$/ });
       if (p.ui.routes !== undefined) checkStringList(errors, "platform.ui.routes", p.ui.routes, { pattern: UI_ROUTE_PATTERN });
+      if (p.ui.routeTiers !== undefined) checkRouteTiers(errors, p.ui.routeTiers, p.ui.routes, p.tier);
     }
   }
 
@@ -321,7 +328,7 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
   };
   if (p.ui !== undefined) {
     const ui = p.ui as unknown as PluginUi;
-    manifest.ui = { ...ui, exposes: [...ui.exposes], ...(ui.routes ? { routes: [...ui.routes] } : {}) };
+    manifest.ui = { ...ui, exposes: [...ui.exposes], ...(ui.routes ? { routes: [...ui.routes] } : {}), ...(ui.routeTiers ? { routeTiers: { ...ui.routeTiers } } : {}) };
   }
   if (p.settingsSchema !== undefined) manifest.settingsSchema = p.settingsSchema as Record<string, unknown>;
   if (p.permissions !== undefined) manifest.permissions = [...(p.permissions as string[])];
@@ -342,4 +349,20 @@ export function validateManifest(pkgJson: unknown): ManifestResult {
 export function toPackageJson(manifest: PluginManifest): { name: string; version: string; platform: PlatformBlock } {
   const { packageName, version, ...platform } = manifest;
   return { name: packageName, version, platform };
+}
+
+/** ui.routeTiers: each key a declared route, each value a tier above the plugin's own. */
+function checkRouteTiers(errors: string[], routeTiers: unknown, routes: unknown, tier: unknown): void {
+  if (!isObject(routeTiers)) {
+    errors.push("platform.ui.routeTiers must be an object of route → tier");
+    return;
+  }
+  const declared = Array.isArray(routes) ? routes : [];
+  const own = (PLUGIN_TIERS as readonly unknown[]).indexOf(tier);
+  for (const [route, t] of Object.entries(routeTiers)) {
+    if (!declared.includes(route)) errors.push(`platform.ui.routeTiers.${route} is not one of platform.ui.routes`);
+    const at = (PLUGIN_TIERS as readonly unknown[]).indexOf(t);
+    if (at < 0) errors.push(`platform.ui.routeTiers.${route} must be one of ${PLUGIN_TIERS.join(", ")} (got ${quote(t)})`);
+    else if (own >= 0 && at <= own) errors.push(`platform.ui.routeTiers.${route} must be above the plugin's tier ${String(tier)} (got ${String(t)})`);
+  }
 }

@@ -188,7 +188,7 @@ export function createPluginsService(deps: CoreDeps, opts: PluginsServiceOptions
         access: "user",
         params: {},
         handler(): PluginRouteView[] {
-          return registry.latest().flatMap((p) => (p.manifest.ui?.routes ?? []).map((route) => ({ path: route, pluginId: p.id, tier: p.manifest.tier })));
+          return registry.latest().flatMap((p) => (p.manifest.ui?.routes ?? []).map((route) => ({ path: route, pluginId: p.id, tier: p.manifest.ui?.routeTiers?.[route] ?? p.manifest.tier })));
         },
       },
 
