@@ -95,4 +95,16 @@ describe("users online / offline (MariaDB)", () => {
     await t.api.login(f.emails.agent);
     expect(await statusOf(f.agent.userId, f.admin)).toBe("online");
   });
+
+  it("GET /users/chat-interno lists the tenant's active users with their status for any user, never another tenant's", async () => {
+    // The test before logged the agent out and in again: its first session ended.
+    const agent = await t.api.login(f.emails.agent);
+    const r = await t.api.get("/users/chat-interno", agent);
+    expect(r.status).toBe(200);
+    const ids = (r.body.users as Array<{ id: number }>).map((u) => u.id).sort((x, y) => x - y);
+    expect(ids).toEqual([f.admin.userId, f.supervisor.userId, f.agent.userId].sort((x, y) => x - y));
+    expect(r.body.users.find((u: { id: number }) => u.id === f.supervisor.userId)).toEqual({ id: f.supervisor.userId, name: expect.any(String), profile: "supervisor", status: expect.stringMatching(/^(online|offline)$/), image: null });
+    expect(JSON.stringify(r.body)).not.toMatch(/email|phoneNumber/);
+    expect((await t.api.get("/users/chat-interno")).status).toBe(401);
+  });
 });

@@ -4,7 +4,7 @@ import { rooms } from "@openatende/contracts/visibility";
 import { emit, type Emitter } from "../bus/call";
 import { AppError } from "../errors/app-error";
 import { pushRealtime } from "../realtime/push";
-import type { Ctx } from "../types";
+import { isAdmin, type Ctx } from "../types";
 import type { User } from "./model";
 
 export type UserStatus = UserStatusEvent["status"];
@@ -45,6 +45,22 @@ export function usersStatusActions(UserModel: typeof User): NonNullable<ServiceS
         if (u.get("status") !== ctx.params.status) await u.update({ status: ctx.params.status });
         userStatusChanged(ctx, me.tenantId, me.id, ctx.params.status);
         return { id: me.id, status: ctx.params.status };
+      },
+    },
+
+    /**
+     * Spec §7 GET /users/chat-interno/: who a user can talk to in the internal chat — the
+     * tenant's active users (hidden ones only for admins, as in GET /users), with what the chat
+     * shows of them: name, profile, online status and picture. Any user may ask; nothing private.
+     */
+    internalChat: {
+      rest: "GET /users/chat-interno",
+      access: "user",
+      async handler(ctx: Ctx) {
+        const me = ctx.meta.user!;
+        const where = { tenantId: me.tenantId, deletedAt: null, active: true, ...(isAdmin(me) ? {} : { isHidden: false }) };
+        const rows = await UserModel.findAll({ where, attributes: ["id", "name", "profile", "status", "image"], order: [["name", "ASC"], ["id", "ASC"]], limit: 5000 });
+        return { users: rows.map((r) => ({ id: r.get("id") as number, name: r.get("name") as string, profile: r.get("profile") as string, status: r.get("status") as UserStatus, image: (r.get("image") as string | null) ?? null })) };
       },
     },
   };
