@@ -213,7 +213,7 @@ describe("the internal chat plugin in a core (MariaDB)", () => {
       expect((await ok(t.api.get("/chat-interno/groups", a.admin))).map((x: { name: string }) => x.name)).toEqual(["Equipe antiga"]);
       expectError(await t.api.get("/chat-interno/groups", a.agent), 403, "ERR_NO_PERMISSION");
 
-      await ok(t.api.delete(`/chat-interno/groups?id=${g.id}`, a.admin));
+      await ok(t.api.del(`/chat-interno/groups?id=${g.id}`, a.admin));
       expectError(await t.api.get(`/chat-interno/messages?groupId=${g.id}`, a.agent), 404, "ERR_INTERNAL_CHAT_GROUP_NOT_FOUND");
       expect((await conversations(a.agent)).groups).toEqual([]);
     } finally {
@@ -242,7 +242,7 @@ describe("the internal chat plugin in a core (MariaDB)", () => {
     }
     expectError(await t.api.put("/chat-interno/groups", { id: g.id, name: "Minha" }, b.admin), 404, "ERR_INTERNAL_CHAT_GROUP_NOT_FOUND");
     expectError(await t.api.post("/chat-interno/groups/image", { id: g.id, file: { fileName: "g.png", mimeType: "image/png", data: PNG } }, b.admin), 404, "ERR_INTERNAL_CHAT_GROUP_NOT_FOUND");
-    expectError(await t.api.delete(`/chat-interno/groups?id=${g.id}`, b.admin), 404, "ERR_INTERNAL_CHAT_GROUP_NOT_FOUND");
+    expectError(await t.api.del(`/chat-interno/groups?id=${g.id}`, b.admin), 404, "ERR_INTERNAL_CHAT_GROUP_NOT_FOUND");
     expectError(await t.api.post("/chat-interno/groups", { name: "Mista", userIds: [b.admin.userId, a.agent.userId] }, b.admin), 404, "ERR_USER_NOT_FOUND");
     // B's lists show none of A's users, groups or chats; A's group is untouched.
     const bList = await conversations(b.admin);
