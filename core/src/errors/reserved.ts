@@ -22,19 +22,7 @@ export const RESERVED_CODES: Partial<Record<ErrorCode, string>> = {
   ERR_CAMPAIGN_DATE_INVALID: "campaigns (issue 17)",
   ERR_CAMPAIGN_CONTACTS_REQUIRED_TO_SCHEDULE: "campaigns (issue 17)",
   ERR_CAMPAIGN_PAST_DATE: "campaigns (issue 17)",
-  // Scheduled messages: issue 17
-  ERR_SCHEDULE_NOT_FOUND: "scheduled messages (issue 17)",
-  ERR_SCHEDULE_CONFLICT: "scheduled messages (issue 17)",
-  ERR_SCHEDULE_INVALID_DATE: "scheduled messages (issue 17)",
-  ERR_SCHEDULE_INVALID_HOUR: "scheduled messages (issue 17)",
-  ERR_REQUIRED_SEND_AT: "scheduled messages (issue 17)",
-  ERR_REQUIRED_CONNECTION: "scheduled messages (issue 17)",
-  ERR_REQUIRED_USER: "scheduled messages (issue 17)",
   ERR_INVALID_INTERVAL: "birthday and campaign sends with a delay between messages (issue 17)",
-  // Availability, appointments and services: issues 14 and 19
-  ERR_USER_OUTSIDE_AVAILABILITY: "user availability (issue 19)",
-  ERR_USER_NO_AVAILABILITY_DAY: "user availability (issue 19)",
-  ERR_SERVICE_NOT_FOUND_FOR_USER: "appointments and services (issue 19)",
   // API configurations with webhooks (spec §1)
   ERR_API_CONFIG_NOT_FOUND: "API configurations with webhooks (spec §1, issue 14)",
   // Passkeys (spec §2 /passkey, §7)
