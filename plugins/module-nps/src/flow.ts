@@ -51,7 +51,7 @@ type Closed = PlatformEventEnvelope<"ticket.closed">;
 
 export async function onTicketClosed(ctx: Context, f: Flow, env: Closed): Promise<"scheduled" | "skipped"> {
   const { ticket } = env.data;
-  const via = ((env.data as { via?: CloseVia }).via ?? "agent") as CloseVia;
+  const via: CloseVia = env.data.via ?? "agent";
   if (!ASKING_VIAS.includes(via) || ticket.isGroup || !ticket.contactId || !ticket.connectionId) return "skipped";
   if (!(await f.settings.get(env.tenantId)).enabled) return "skipped";
   const closedAt = ticket.closedAt ? Date.parse(ticket.closedAt) : env.at;
@@ -110,10 +110,11 @@ export async function runRequest(ctx: Context, f: Flow, job: JobDelivery): Promi
   }
   const api = coreApi(ctx);
   const s = existing;
-  const expiresAt = job.dueAt + settings.timeoutMinutes * 60_000;
   await replaceOlder(ctx, f, tenantId, s, job.dueAt);
+  let expiresAt: number;
   try {
-    await api.inbound.claim({ tenantId, contactId: s.contactId, connectionId: s.connectionId, ref: claimRef(s.id), ticketId: s.ticketId, minutes: settings.timeoutMinutes });
+    // The claim's end, by the core's clock, is the survey's: a job run late (a restart) still waits the whole timeout.
+    ({ expiresAt } = await api.inbound.claim({ tenantId, contactId: s.contactId, connectionId: s.connectionId, ref: claimRef(s.id), ticketId: s.ticketId, minutes: settings.timeoutMinutes }));
     await say(api, tenantId, s, "request", await textFor(api, tenantId, s, settings.requestMessage));
   } catch (err) {
     // The core or its channel unreachable: the scheduler runs the job again (same keys).
@@ -124,7 +125,10 @@ export async function runRequest(ctx: Context, f: Flow, job: JobDelivery): Promi
   }
   // The timeout first: a crash before the state's change is redone by the retry (same key and time: unchanged).
   await f.jobs.schedule(ctx, { name: TIMEOUT_JOB, key: `survey-${s.id}`, tenantId, runAt: expiresAt, data: { id: s.id }, attempts: JOB_ATTEMPTS });
-  await f.surveys.move(tenantId, s.id, "asking", { state: "waiting", askedAt: job.dueAt, expiresAt });
+  const askedAt = expiresAt - settings.timeoutMinutes * 60_000;
+  const moved = await f.surveys.move(tenantId, s.id, "asking", { state: "waiting", askedAt, expiresAt });
+  // A reply quicker than this record moved it already: its time of asking is still this one.
+  if (!moved) await f.surveys.update(tenantId, s.id, { askedAt, expiresAt });
   return "waiting";
 }
 

@@ -30,10 +30,11 @@ export async function onClaimedInbound(ctx: Context, f: Flow, inbound: ClaimedIn
   if (seen) return REPLY[seen.outcome];
   const id = surveyOfRef(inbound.ref);
   const s = id ? await f.surveys.find(tenantId, id) : null;
-  if (!s || !OPEN_STATES.includes(s.state) || s.contactId !== inbound.contact.id || s.connectionId !== inbound.connectionId) return REPLY.released;
+  // "asking": the request job claimed and sent, and has not yet recorded it (the reply was quick).
+  if (!s || !(OPEN_STATES.includes(s.state) || s.state === "asking") || s.contactId !== inbound.contact.id || s.connectionId !== inbound.connectionId) return REPLY.released;
 
   const score = parseReply(inbound.message.body, s.scale);
-  const outcome: ReplyOutcome = score !== null ? "valid" : s.state === "waiting" ? "invalid" : "released";
+  const outcome: ReplyOutcome = score !== null ? "valid" : s.state === "retry" ? "released" : "invalid";
   try {
     await replies.insert({ inboundId: inbound.id, surveyId: s.id, body: inbound.message.body ?? null, outcome, at: inbound.at });
   } catch (err) {

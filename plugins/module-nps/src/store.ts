@@ -98,9 +98,14 @@ export class SurveyStore {
     return (await this.surveys(tenantId).update({ id, state: from }, values)) === 1;
   }
 
+  /** Sets values whatever the state (the times of asking). */
+  async update(tenantId: number, id: number, values: Partial<SurveyRow>): Promise<void> {
+    await this.surveys(tenantId).update({ id }, values);
+  }
+
   /** The contact's other surveys still waiting on that connection. */
   async openFor(tenantId: number, contactId: number, connectionId: number): Promise<SurveyRow[]> {
-    return this.surveys(tenantId).find({ contactId, connectionId, state: OPEN_STATES });
+    return this.surveys(tenantId).find({ contactId, connectionId, state: [...OPEN_STATES, "asking"] });
   }
 
   /** Every survey of the tenant (the statistics filter them by period). */
