@@ -84,6 +84,10 @@ export async function startCore(opts: StartOptions = {}): Promise<TestCore> {
   // again. Made after createCore, which is synchronous: cores started together in one process
   // are created in the order they were asked for, as before.
   if (dialect === "mariadb" && !opts.reuse) await createMigratedDatabase(dbName);
+  // A service with `dependencies` (automation on scheduler, realtime on api) finds them not yet
+  // up on its first look, as all start together, and looked again after Moleculer's default
+  // 1 s: a second of every test core's start. Production keeps the default.
+  core.broker.options.dependencyInterval = DEPENDENCY_INTERVAL_MS;
   await core.start();
   const api = core.broker.getLocalService("api") as unknown as { server: { address(): { port: number } } };
   const url = `http://127.0.0.1:${api.server.address().port}`;
@@ -108,7 +112,31 @@ export async function startCore(opts: StartOptions = {}): Promise<TestCore> {
   };
 }
 
+const DEPENDENCY_INTERVAL_MS = 50;
+
+interface Gateway {
+  routes?: Array<{ opts: { autoAliases?: boolean } }>;
+  regenerateAutoAliases?(route: unknown): void;
+}
+
+/**
+ * The gateway's REST aliases for every service that has started. Moleculer-web makes them half
+ * a second after the last service appeared (a debounce); once core.start() has resolved every
+ * local service (the plugins too) is in the registry, so they are made from it at once. Then a
+ * short pause for what services do on `$services.changed` (platform events learn their
+ * subscribers). Without moleculer-web's methods (another gateway), the old wait: aliases, then
+ * the debounce.
+ */
 async function waitForRoutes(core: Core) {
+  const api = core.broker.getLocalService("api") as unknown as Gateway | undefined;
+  if (api?.routes && typeof api.regenerateAutoAliases === "function") {
+    for (const route of api.routes) if (route.opts.autoAliases) api.regenerateAutoAliases(route);
+    const aliases = (await core.broker.call("api.listAliases")) as unknown[];
+    if (aliases.length > 10) {
+      await new Promise((r) => setTimeout(r, ROUTES_SETTLE_MS));
+      return;
+    }
+  }
   for (let i = 0; i < 60; i++) {
     const aliases = (await core.broker.call("api.listAliases")) as unknown[];
     if (aliases.length > 10) {
@@ -118,6 +146,8 @@ async function waitForRoutes(core: Core) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+const ROUTES_SETTLE_MS = 100;
 
 /** Drops a test core's database and its plugins' own databases (`<name>__<plugin>`, see core/src/plugins/data.ts) and their users. */
 export async function dropDatabase(name: string) {
