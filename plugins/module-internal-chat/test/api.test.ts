@@ -231,7 +231,7 @@ describe("the internal chat plugin in a core (MariaDB)", () => {
       [other, "ERR_USER_NOT_FOUND"],
       [group, "ERR_INTERNAL_CHAT_GROUP_NOT_FOUND"],
     ] as const) {
-      const q = new URLSearchParams(Object.entries(to).map(([k, v]) => [k, String(v)])).toString();
+      const q = new URLSearchParams(Object.entries(to).map(([k, v]): [string, string] => [k, String(v)])).toString();
       const who = "userId" in to ? a.agent : b.admin; // A's agent to B's user; B's admin to A's group
       expectError(await t.api.get(`/chat-interno/messages?${q}`, who), 404, code);
       expectError(await text(who, to, "olá"), 404, code);
