@@ -179,10 +179,11 @@ export async function surveyed(t: TestCore, clock: TestClock, s: Shop, c: Custom
   const job = await requestJob(t, s.tenantId, ticketId);
   clock.set(Math.max(clock.now(), job.runAt));
   await tick(t);
-  await waitFor("the request", () => surveyOf(t, s.admin, ticketId), (v) => v?.state === "waiting");
+  // The supervisor reads (a browser journey has the admin signed in: one session per account).
+  await waitFor("the request", () => surveyOf(t, s.supervisor, ticketId), (v) => v?.state === "waiting");
   if (reply !== undefined) {
     await c.say(reply);
-    await waitFor("the answer", () => surveyOf(t, s.admin, ticketId), (v) => v?.state === "answered");
+    await waitFor("the answer", () => surveyOf(t, s.supervisor, ticketId), (v) => v?.state === "answered");
   }
   return ticketId;
 }

@@ -11,6 +11,14 @@ function fromOf(p: PeriodKey, now = new Date()): string {
   return new Date(p === "today" ? midnight : midnight - (p === "days7" ? 6 : 29) * DAY).toISOString();
 }
 
+type Row = Figures & { key: string; name: string | null };
+
+/** The rows of one table: the queues' or the users' figures, keyed by their id ("none": without). */
+function rowsOf(stats: StatsView | null, k: "queue" | "user"): Row[] {
+  if (!stats) return [];
+  return k === "queue" ? stats.byQueue.map(({ queueId, ...f }) => ({ key: String(queueId ?? "none"), ...f })) : stats.byUser.map(({ userId, ...f }) => ({ key: String(userId ?? "none"), ...f }));
+}
+
 const scoreColor = (s: number | null) => (s === null ? undefined : s >= 50 ? "#16a34a" : s >= 0 ? "#ca8a04" : "#dc2626");
 
 /** /home's NPS block: the score of the period's answers, its three groups, and the same by queue and by user. */
@@ -60,11 +68,11 @@ export default function HomeBlock({ runtime }: { runtime: ShellRuntime }) {
         {(["queue", "user"] as const).map((k) => (
           <Col xs={24} lg={12} key={k}>
             <Typography.Text strong>{t(k === "queue" ? "byQueue" : "byUser")}</Typography.Text>
-            <Table
+            <Table<Row>
               size="small"
               pagination={false}
-              rowKey={(r) => String((r as { queueId?: number | null; userId?: number | null })[k === "queue" ? "queueId" : "userId"] ?? "none")}
-              dataSource={(k === "queue" ? stats?.byQueue : stats?.byUser) ?? []}
+              rowKey="key"
+              dataSource={rowsOf(stats, k)}
               columns={columns(k)}
               locale={{ emptyText: t("empty") }}
               data-testid={`nps-by-${k}`}
