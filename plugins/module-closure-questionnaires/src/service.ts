@@ -267,8 +267,8 @@ export const closureQuestionnairesPlugin = definePlugin({
   platformEvents: {
     /** A close that did not ask (mass resolve, automatic, a plugin's) of a ticket a questionnaire applies to: recorded as skipped. */
     async "ticket.closed"(envelope: PlatformEventEnvelope<"ticket.closed">, ctx: Context) {
-      const via = (envelope.data as { via?: CloseVia }).via;
-      if (!via || via === "agent") return;
+      const via: CloseVia = envelope.data.via;
+      if (via === "agent") return;
       const ticket = envelope.data.ticket;
       const store = storeOf(ctx.service);
       const asked = await askedFor(store, envelope.tenantId, ticket);
