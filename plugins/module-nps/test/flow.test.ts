@@ -7,7 +7,7 @@
  *   reply gets the thanks, is kept on the closed ticket (not reopened) and opens nothing; the
  *   same message handed over again changes and sends nothing; the next message opens a ticket;
  * - an invalid reply gets the invalid message and the survey waits again; a valid one then
- *   answers it; a second invalid reply opens a ticket as usual and ends the survey;
+ *   answers it (past the core's just-closed window, on the contact's newest closed ticket); a second invalid reply opens a ticket as usual and ends the survey;
  * - no reply: the timeout message at the timeout, once, through a restart of the core, and
  *   the next message opens a ticket;
  * - mass closes ask, plugin and group closes do not, nor a tenant with the survey off; a
@@ -83,9 +83,13 @@ describe("the NPS survey's flow (MariaDB, test clock)", () => {
     expect((await c.received())[2]).toBe("Responda só com um número de 0 a 10, Bruno.");
     expect(await surveyOf(t, a.admin, ticketId)).toMatchObject({ state: "retry" });
     expect(await c.active()).toBeNull();
+    // An hour later (past the core's just-closed window): the thanks goes on the contact's newest closed ticket, this one, opening nothing.
+    await t.core.sequelize.query("UPDATE tickets SET closedAt = DATE_SUB(closedAt, INTERVAL 1 HOUR) WHERE id = ?", { replacements: [ticketId] });
     await c.say("10");
     await waitFor("the thanks", () => c.received(), (r) => r.length === 4);
     expect((await c.received())[3]).toBe("Obrigado, Bruno!");
+    expect(await c.sentOn(ticketId)).toEqual(["Até logo, Bruno!", "Bruno, de 0 a 10, que nota você dá ao atendimento?", "Responda só com um número de 0 a 10, Bruno.", "Obrigado, Bruno!"]);
+    expect((await ticketOf(a.tenantId, ticketId)).status).toBe("closed");
     expect(await surveyOf(t, a.admin, ticketId)).toMatchObject({ state: "answered", score: 10, npsGroup: "promoter" });
     expect(await c.active()).toBeNull();
   });
