@@ -6,7 +6,7 @@
  *   unique) or a group (kind "group": name, image, active). `lastSeq` counts its messages:
  *   each message takes the next number, written in the transaction that first writes this row
  *   (a row lock on MariaDB, the single writer on SQLite), so seqs are dense from 1 and history
- *   pages are plain seq ranges. The last message's preview, author and time ride along for the
+ *   pages are plain seq ranges. The last message's kind, preview (its text or caption), author and time ride along for the
  *   conversation list.
  * - members: who is in a conversation, with the last seq they read (unread = lastSeq − lastReadSeq).
  * - messages: text, image (a stored file or an image URL) or audio (a stored file and its duration).
@@ -27,6 +27,7 @@ export const migration: PluginMigration = {
         active: { type: "boolean", default: true },
         lastSeq: { type: "integer", default: 0 },
         lastPreview: { type: "string", length: 191, nullable: true },
+        lastKind: { type: "string", length: 8, nullable: true },
         lastUserId: { type: "integer", nullable: true },
         lastMessageAt: { type: "bigint", default: 0 },
         touchedAt: { type: "bigint", default: 0 },

@@ -84,7 +84,7 @@ export const chatActions = {
     async handler(ctx: Ctx) {
       const me = callerOf(ctx);
       const [users, mine] = await Promise.all([coreApi(ctx).users.list({ tenantId: me.tenantId }), storeOf(ctx).membershipsOf(me.tenantId, me.userId)]);
-      const last = (c: ConversationRow) => (c.lastSeq ? { preview: c.lastPreview ?? "", userId: c.lastUserId === null ? null : Number(c.lastUserId), at: new Date(Number(c.lastMessageAt)).toISOString() } : null);
+      const last = (c: ConversationRow) => (c.lastSeq ? { kind: c.lastKind ?? "text", preview: c.lastPreview ?? "", userId: c.lastUserId === null ? null : Number(c.lastUserId), at: new Date(Number(c.lastMessageAt)).toISOString() } : null);
       const direct = new Map<number, { unread: number; last: ReturnType<typeof last> }>();
       const groups = [];
       for (const m of mine) {

@@ -94,8 +94,7 @@ export function pageSeqs(lastSeq: number, before: number | undefined, limit: num
 }
 
 
-/** A message's one-line preview in the conversation list. */
-export function previewOf(kind: MessageKind, text: string | null): string {
-  if (kind === "text") return (text ?? "").slice(0, 120);
-  return kind === "image" ? "📷" : "🎤";
+/** A message's one-line preview in the conversation list: its text or caption (the list names a file's kind itself). */
+export function previewOf(text: string | null): string {
+  return (text ?? "").replace(/\s+/g, " ").slice(0, 120);
 }

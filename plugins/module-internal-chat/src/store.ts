@@ -21,6 +21,7 @@ export interface ConversationRow extends Record<string, unknown> {
   active: boolean;
   lastSeq: number;
   lastPreview: string | null;
+  lastKind: MessageKind | null;
   lastUserId: number | null;
   lastMessageAt: number;
   touchedAt: number;
@@ -113,7 +114,7 @@ export class ChatStore {
     const table = tx.table<ConversationRow>("conversations");
     for (let attempt = 0; ; attempt++) {
       const now = this.now();
-      const row: ConversationRow = { ...values, id: newId(), imagePath: null, imageUrl: null, lastSeq: 0, lastPreview: null, lastUserId: null, lastMessageAt: 0, touchedAt: now, createdAt: now };
+      const row: ConversationRow = { ...values, id: newId(), imagePath: null, imageUrl: null, lastSeq: 0, lastPreview: null, lastKind: null, lastUserId: null, lastMessageAt: 0, touchedAt: now, createdAt: now };
       if (!(await table.get({ id: row.id }))) {
         await table.insert(row);
         return row;
@@ -146,7 +147,7 @@ export class ChatStore {
       const seq = Number(conv.lastSeq) + 1;
       const row: MessageRow = { ...msg, conversationId, seq, userId, createdAt: now };
       await tx.table<MessageRow>("messages").insert(row);
-      await convs.update({ id: conversationId }, { lastSeq: seq, lastPreview: previewOf(msg.kind, msg.body).slice(0, 191), lastUserId: userId, lastMessageAt: now });
+      await convs.update({ id: conversationId }, { lastSeq: seq, lastPreview: previewOf(msg.body), lastKind: msg.kind, lastUserId: userId, lastMessageAt: now });
       await tx.table<MemberRow>("members").update({ conversationId, userId }, { lastReadSeq: seq });
       return row;
     });

@@ -102,7 +102,7 @@ describe("the internal chat plugin in a core (MariaDB)", () => {
 
       const list = await conversations(a.supervisor);
       expect(list.users.map((u: { id: number }) => u.id).sort()).toEqual([a.admin.userId, a.agent.userId].sort());
-      expect(list.users.find((u: { id: number }) => u.id === a.agent.userId)).toMatchObject({ name: "Agent", unread: 1, last: { preview: "Bom dia, pode ajudar?", userId: a.agent.userId } });
+      expect(list.users.find((u: { id: number }) => u.id === a.agent.userId)).toMatchObject({ name: "Agent", unread: 1, last: { kind: "text", preview: "Bom dia, pode ajudar?", userId: a.agent.userId } });
       expect(await unreadFrom(a.agent, a.supervisor.userId)).toBe(0); // the sender has read their own
 
       await ok(t.api.post("/chat-interno/read", { userId: a.agent.userId }, a.supervisor));
@@ -163,6 +163,7 @@ describe("the internal chat plugin in a core (MariaDB)", () => {
     expectError(await text(a.agent, { userId: a.admin.userId, groupId: 5 }, "os dois"), 400, "ERR_VALIDATION");
     const history = await ok(t.api.get(`/chat-interno/messages?userId=${a.agent.userId}`, a.admin));
     expect(history.messages.map((m: { kind: string }) => m.kind)).toEqual(["image", "audio", "image"]);
+    expect((await conversations(a.admin)).users.find((u: { id: number }) => u.id === a.agent.userId).last).toMatchObject({ kind: "image", preview: "olha", userId: a.agent.userId });
   });
 
   it("groups: admins set them up (name, image ≤ 5 MB image only, active, users of the tenant); members chat live; others get 404", async () => {

@@ -3,7 +3,7 @@ import { Empty, Spin, Typography } from "antd";
 import { useRuntime } from "./runtime";
 import { ConversationList } from "./ConversationList";
 import { MessagePane } from "./MessagePane";
-import { keyOfPush, targetKey, type ChatMessage, type ConversationKey, type Conversations, type Target } from "./types";
+import { keyOfPush, targetKey, type ChatMessage, type LastMessage, type ConversationKey, type Conversations, type Target } from "./types";
 
 type Pushed = { conversation: ConversationKey; message: ChatMessage };
 
@@ -38,7 +38,7 @@ export default function ChatPage() {
 
   useEffect(() => void loadList(), [loadList]);
 
-  const setUnread = (key: string, f: (n: number) => number, last?: { preview: string; userId: number; at: string }) =>
+  const setUnread = (key: string, f: (n: number) => number, last?: LastMessage) =>
     setConvs((c) =>
       c && {
         users: c.users.map((u) => (`u:${u.id}` === key ? { ...u, unread: f(u.unread), last: last ?? u.last } : u)),
@@ -61,7 +61,7 @@ export default function ChatPage() {
       runtime.realtime.on("message", (payload) => {
         const { conversation, message } = payload as Pushed;
         const key = keyOfPush(conversation, me);
-        const last = { preview: message.kind === "text" ? (message.body ?? "") : message.kind === "image" ? "📷" : "🎤", userId: message.userId, at: message.createdAt };
+        const last = { kind: message.kind, preview: (message.body ?? "").replace(/\s+/g, " ").slice(0, 120), userId: message.userId, at: message.createdAt };
         if (key === openRef.current) {
           append(message);
           setUnread(key, () => 0, last);

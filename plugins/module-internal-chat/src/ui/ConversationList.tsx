@@ -5,6 +5,13 @@ import { useRuntime } from "./runtime";
 import { useFileUrl } from "./media";
 import type { ChatGroup, Conversations, LastMessage, Target } from "./types";
 
+/** The list's second line: the last message (a file's kind, then its caption), else `detail`. */
+function lastLine(last: LastMessage | null, detail: string, t: (k: string) => string): string {
+  if (!last) return detail;
+  if (last.kind === "text") return last.preview;
+  return [t(last.kind === "image" ? "image" : "audio"), last.preview].filter(Boolean).join(": ");
+}
+
 function Unread({ count }: { count: number }) {
   if (!count) return null;
   return (
@@ -32,6 +39,7 @@ interface RowProps {
 }
 
 function Row({ testKey, name, avatar, detail, last, unread, selected, dim, onClick }: RowProps) {
+  const runtime = useRuntime();
   return (
     <div
       data-testid="ic-conv"
@@ -49,7 +57,7 @@ function Row({ testKey, name, avatar, detail, last, unread, selected, dim, onCli
           {name}
         </div>
         <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis", display: "block" }}>
-          {last?.preview || detail}
+          {lastLine(last, detail, runtime.t)}
         </Typography.Text>
       </div>
       <Unread count={unread} />

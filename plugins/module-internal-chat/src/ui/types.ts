@@ -13,6 +13,7 @@ export interface ChatMessage {
 }
 
 export interface LastMessage {
+  kind: "text" | "image" | "audio";
   preview: string;
   userId: number | null;
   at: string;
