@@ -238,6 +238,8 @@ export const closureQuestionnairesPlugin = definePlugin({
       report: {
         rest: "GET /relatorios/closure-questionnaires",
         access: "supervisor",
+        // The reports are BASIC, as every report plugin's (the questionnaires themselves are FREE).
+        tier: "BASIC",
         params: { questionnaireId: { ...id, optional: true }, from: { type: "string", optional: true, max: 10 }, to: { type: "string", optional: true, max: 10 }, tz: { type: "string", optional: true, max: 64 } },
         async handler(ctx: Ctx<{ questionnaireId?: number; from?: string; to?: string; tz?: string }>) {
           const tenantId = tenantOf(ctx);

@@ -15,6 +15,7 @@ type Qn = { id: number; name: string; active: boolean; questions: Q[] };
 let t: TestCore;
 let a: TenantFixture;
 let b: TenantFixture;
+let free: TenantFixture;
 let connA: number;
 let qn: Qn;
 /** The ticket an agent closed after answering. */
@@ -53,7 +54,7 @@ const closures = (id: number, who: Auth = a.agent) => t.api.get(`/closure-questi
 
 beforeAll(async () => {
   t = await startCore({ env: { NAMESPACE: `closure-${uid()}` } });
-  [a, b] = await Promise.all([createTenant(t, { tier: "PLUS" }), createTenant(t, { tier: "PLUS" })]);
+  [a, b, free] = await Promise.all([createTenant(t, { tier: "PLUS" }), createTenant(t, { tier: "PLUS" }), createTenant(t)]);
   await waitFor("GET /closure-questionnaires", () => t.api.get("/closure-questionnaires", a.admin), (r) => r.status === 200);
   const c = await ok(t.api.post("/connections", { name: `Site ${uid()}`, type: "channel-webchat", queueId: a.queueIds[0], settings: {} }, a.admin), 201);
   await ok(t.api.post(`/connections/${c.id}/connect`, {}, a.admin));
@@ -181,7 +182,7 @@ describe("closure questionnaires in a core (MariaDB)", () => {
     expect((await ok(closures(answeredTicket))).skipped).toEqual([]);
   });
 
-  it("the report: answers by question as each report type asks, skipped closes by how, supervisors and admins only, a period checked", async () => {
+  it("the report: answers by question as each report type asks, skipped closes by how, supervisors and admins only (BASIC), a period checked", async () => {
     expect((await t.api.get("/relatorios/closure-questionnaires", a.agent)).status).toBe(403);
     expectError(await t.api.get("/relatorios/closure-questionnaires?from=2026-11-30&to=2026-11-01", a.supervisor), 400, "ERR_CLOSURE_REPORT_PERIOD_INVALID");
     const r = await ok(t.api.get(`/relatorios/closure-questionnaires?questionnaireId=${qn.id}`, a.supervisor));
@@ -202,6 +203,10 @@ describe("closure questionnaires in a core (MariaDB)", () => {
     expect([old.report.questionnaire.name, old.report.answered, old.report.skipped.total]).toEqual(["Pós-atendimento", 0, 0]);
     // A tenant with no questionnaire: the page works with none.
     expect(await ok(t.api.get("/relatorios/closure-questionnaires", b.supervisor))).toMatchObject({ questionnaires: [], report: null });
+    // The questionnaires are FREE; their report is BASIC, as every report.
+    expect((await t.api.get("/closure-questionnaires", free.admin)).status).toBe(200);
+    const refused = await t.api.get("/relatorios/closure-questionnaires", free.admin);
+    expect(refused.body).toMatchObject({ error: "ERR_LICENSE_TIER_REQUIRED", data: { requiredTier: "BASIC" } });
   });
 
   it("another tenant's questionnaires and tickets answer 404 on every route", async () => {

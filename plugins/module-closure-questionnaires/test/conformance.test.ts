@@ -11,9 +11,11 @@ import { texts } from "../src/ui/texts";
 runPluginConformance({ plugin, texts });
 
 describe("the closure questionnaires plugin", () => {
-  it("is a FREE module: settings routes for admins, the ticket's questions and answers for any user, the report for supervisors, no id in a path", () => {
+  it("is a FREE module: settings routes for admins, the ticket's questions and answers for any user, the report for supervisors (BASIC, as every report)", () => {
     expect(plugin.manifest).toMatchObject({ id: "module-closure-questionnaires", kind: "module", tier: "FREE", ui: { routes: ["configuracoes/closure-questionnaires", "relatorios", "relatorios/relatorio-closure-questionnaires"] } });
     const routes = Object.fromEntries(routesOf(plugin).map((r) => [`${r.method} ${r.path}`, r.def.access]));
+    expect(routesOf(plugin).filter((r) => r.def.tier).map((r) => [r.path, r.def.tier])).toEqual([["/relatorios/closure-questionnaires", "BASIC"]]);
+    expect(routesOf(plugin).filter((r) => r.path.includes(":"))).toEqual([]);
     expect(routes).toEqual({
       "GET /closure-questionnaires": "admin",
       "POST /closure-questionnaires": "admin",
@@ -57,6 +59,7 @@ describe("the closure questionnaires plugin", () => {
     const runtime = {
       pluginId: plugin.id,
       locale: "pt-BR",
+      tenant: { id: 1, name: "Loja", tier: "BASIC" },
       addRoute: (r: UiRoute) => routes.push(r),
       addMenuItem: (m: UiMenuItem) => menu.push(m),
       addTranslations: (x: Record<string, unknown>) => added.push(x),
@@ -75,5 +78,10 @@ describe("the closure questionnaires plugin", () => {
     ]);
     expect(menu.map((m) => m.key)).toEqual(["relatorios"]);
     expect(Object.keys(added[0])).toEqual(["pt-BR", "en", "es", "ru"]);
+    // A FREE tenant has no reports: its settings and dialog only.
+    routes.length = 0;
+    await register({ ...runtime, tenant: { id: 2, name: "Livre", tier: "FREE" } } as ShellRuntime);
+    expect(routes).toEqual([]);
+    expect(sections).toHaveLength(2);
   });
 });
