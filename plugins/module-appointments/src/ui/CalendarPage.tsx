@@ -130,6 +130,11 @@ export default function CalendarPage({ runtime }: { runtime: ShellRuntime }) {
           slotMaxTime="23:00:00"
           events={events}
           eventDurationEditable={false}
+          // FullCalendar 7's class names are generated: the tests and the shell's styles find an appointment by these.
+          eventDidMount={(info) => {
+            info.el.setAttribute("data-testid", `appointment-event-${info.event.id}`);
+            info.el.setAttribute("data-start", (info.event.extendedProps.appointment as Appointment).startAt);
+          }}
           datesSet={(info) => setRange((r) => (r && r.start.getTime() === info.start.getTime() && r.end.getTime() === info.end.getTime() ? r : { start: info.start, end: info.end }))}
           dateClick={(info) => setForm({ editing: null, start: info.date.getTime() > Date.now() ? info.date.getTime() : null })}
           eventClick={(info) => setForm({ editing: info.event.extendedProps.appointment as Appointment, start: null })}
