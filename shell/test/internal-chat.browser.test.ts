@@ -9,6 +9,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as zlib from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { createSuper, createTenant, startCore, uid, type Auth, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { acceptTerms, launchBrowser, newPage, poll, screenErrors, sessionLogin, shot, waitCount, waitText } from "./browser";
@@ -25,8 +26,24 @@ let image: string;
 let agentId: number;
 let adminId: number;
 
-/** A 1×1 PNG. */
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+/** A PNG of one colour, w×h (big enough to be seen in the screenshots). */
+function png(w: number, h: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.concat(Array.from({ length: w }, () => Buffer.from(rgb)))]);
+  const raw = Buffer.concat(Array.from({ length: h }, () => row));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+}
 
 async function ok<T = any>(p: Promise<{ status: number; body: T }>, status = 200): Promise<T> {
   const r = await p;
@@ -46,7 +63,7 @@ beforeAll(async () => {
   agentId = a.agent.userId;
   adminId = a.admin.userId;
   image = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ic-")), "foto.png");
-  fs.writeFileSync(image, Buffer.from(PNG, "base64"));
+  fs.writeFileSync(image, png(120, 80, [19, 168, 168]));
   browser = await launchBrowser();
 });
 
@@ -99,7 +116,7 @@ test("two users chat live: unread count, read on opening, an image back; a group
     await agent.setInputFiles("[data-testid=ic-image-input]", image);
     await poll(() => bodies(admin), (b) => b.includes("Claro, já vejo"), "the answer on the admin's side", 15_000);
     await admin.locator("[data-testid=ic-image]").first().waitFor({ timeout: 15_000 });
-    expect(await admin.locator("[data-testid=ic-image]").first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
+    expect(await admin.locator("[data-testid=ic-image]").first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(120);
     await waitText(conv(admin, `u:${agentId}`), "Imagem"); // the list's last message names a file's kind
     await waitCount(unread(admin, `u:${agentId}`), 0);
     await shot(admin, "internal-chat-admin-live");

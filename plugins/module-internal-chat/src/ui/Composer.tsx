@@ -128,7 +128,7 @@ export function Composer({ target, onSent }: { target: Target; onSent(m: ChatMes
         ref={fileInput}
         type="file"
         accept="image/*"
-        hidden
+        style={{ display: "none" }}
         data-testid="ic-image-input"
         onChange={(e) => {
           const f = e.target.files?.[0];

@@ -70,7 +70,7 @@ export function GroupModal({ group, users, onClose }: { group?: GroupRow; users:
           <Switch checked={active} onChange={setActive} data-testid="ic-group-active-input" />
         </Form.Item>
         <Form.Item label={t("groupImage")} validateStatus={imageError ? "error" : undefined} help={imageError ?? t("imageHint")}>
-          <input ref={input} type="file" accept="image/*" hidden data-testid="ic-group-image-input" onChange={(e) => { pick(e.target.files?.[0]); e.target.value = ""; }} />
+          <input ref={input} type="file" accept="image/*" style={{ display: "none" }} data-testid="ic-group-image-input" onChange={(e) => { pick(e.target.files?.[0]); e.target.value = ""; }} />
           <Space>
             <Button icon={<UploadOutlined />} onClick={() => input.current?.click()}>
               {t("chooseImage")}
