@@ -2,12 +2,13 @@
  * Closure questionnaires in Chromium (plugins/module-closure-questionnaires), one journey: an
  * agent resolves a ticket of a queue with a questionnaire → the closing dialog asks → a
  * required answer left blank keeps the ticket open → answered, the ticket closes; then the
- * admin finds the questionnaire on /configuracoes/closure-questionnaires and the answer on
+ * admin finds the questionnaire on /configuracoes/closure-questionnaires, makes another on its
+ * form, and finds the answer on
  * /relatorios/relatorio-closure-questionnaires (reached from the /relatorios page). The API
  * refusal of the same close without answers is checked first.
  */
 import type { Browser } from "playwright-core";
-import { createTenant, startCore, uid, type TenantFixture, type TestCore } from "@openatende/core/testkit";
+import { createTenant, PASSWORD, startCore, uid, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { acceptTerms, launchBrowser, newPage, poll, screenErrors, sessionLogin, shot, waitText } from "./browser";
 
 jest.setTimeout(300_000);
@@ -80,10 +81,24 @@ test("an agent's close asks the questionnaire, refuses without the required answ
   const stored = (await t.api.get(`/closure-questionnaires/closures?ticketId=${ticketId}`, a.supervisor)).body;
   expect(stored.answers.map((r: { answers: unknown }) => r.answers)).toEqual([{ [motivo]: "Compra", [resumo]: "Comprou o plano anual" }]);
 
+  // The admin's API session ends with the browser login: API reads go through a second admin.
+  const email = `admin2-${uid()}@t.test`;
+  await t.core.broker.call("users.createInternal", { tenantId: a.tenantId, name: "Admin Dois", email, password: PASSWORD, profile: "admin", queues: a.queueIds });
+  const apiAdmin = await t.api.login(email);
   const admin = await newPage(browser);
   try {
     await sessionLogin(admin, t.url, a.emails.admin, "/configuracoes/closure-questionnaires");
     await waitText(admin.locator("[data-testid=cq-settings]"), "Pós-atendimento", 30_000);
+    // A questionnaire made on the form: one required text question, for every queue.
+    await admin.click("[data-testid=cq-new]");
+    await admin.fill("[data-testid=cq-name]", "Triagem");
+    await admin.fill("[data-testid=cq-question-0-text]", "Produto");
+    await admin.locator("[data-testid=cq-question-0]").getByText("Obrigatória").click();
+    await shot(admin, "closure-questionnaires-form");
+    await admin.click("[data-testid=cq-save]");
+    await waitText(admin.locator("[data-testid=cq-settings] .ant-table"), "Triagem", 15_000);
+    const made = (await t.api.get("/closure-questionnaires", apiAdmin)).body.questionnaires.find((x: { name: string }) => x.name === "Triagem");
+    expect(made).toMatchObject({ active: true, questions: [{ question: "Produto", type: "text", required: true, queueIds: [], showInReport: true, reportType: "list" }] });
     await shot(admin, "closure-questionnaires-settings");
     await admin.evaluate(() => (window.location.hash = "#/relatorios"));
     await admin.click("[data-testid=report-link-relatorio-closure-questionnaires]", { timeout: 30_000 });
