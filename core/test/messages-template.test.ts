@@ -66,6 +66,29 @@ describe("template sends from the chat (MariaDB)", () => {
     expect((await messagesOf(ticketId)).filter((m) => m.fromMe).map((m) => m.body)).toEqual([template.body]);
   });
 
+  it("sends a template whose header is an image: the file is stored, shown in the chat, and uploaded to the provider for the header", async () => {
+    const n = graph.addNumber();
+    const waba = await connection(f, "channel-waba", { phoneNumberId: n.pnid, accessToken: n.token, businessAccountId: n.wabaId, appId: "123456789012345", apiVersion: "v23.0", verifyToken: "verify-me-please-42", appSecret: "0123456789abcdef0123456789abcdef", graphUrl: graph.url });
+    const customer = `55118${String(Date.now()).slice(-8)}`;
+    const ticketId = await inbound(f, waba, customer);
+    expect((await t.api.put(`/tickets/${ticketId}`, { status: "open" }, f.admin)).status).toBe(200);
+    // A 1×1 PNG.
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const r = await t.api.post(`/messages/${ticketId}/template`, { ...template, components: { ...template.components, header: { media: { data: png, mimeType: "image/png", fileName: "promo.png" } } } }, f.admin);
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ mediaType: "image", body: template.body });
+    const [sent] = graph.sentTo(n.pnid, customer).filter((b) => b.type === "template");
+    const header = (sent!.template as { components: Array<{ type: string; parameters: Array<{ type: string; image?: { id?: string } }> }> }).components.find((c) => c.type === "header");
+    expect(header?.parameters[0]?.type).toBe("image");
+    const uploaded = graph.uploads.get(header!.parameters[0]!.image!.id!);
+    expect(uploaded).toMatchObject({ pnid: n.pnid, mimeType: "image/png" });
+    expect(uploaded!.data.equals(Buffer.from(png, "base64"))).toBe(true);
+    // Not base64: a validation error, nothing sent.
+    const bad = await t.api.post(`/messages/${ticketId}/template`, { ...template, components: { header: { media: { data: "not base64!", mimeType: "image/png", fileName: "x.png" } } } }, f.admin);
+    expectError(bad, 400, "ERR_VALIDATION");
+    expect(graph.sentTo(n.pnid, customer).filter((b) => b.type === "template")).toHaveLength(1);
+  });
+
   it("is refused on a channel without templates, with nothing stored; bad names are validation errors; another tenant's ticket is not found", async () => {
     const site = await connection(f, "channel-webchat", { title: "Loja" });
     const ticketId = await inbound(f, site, `v-${uid()}`);

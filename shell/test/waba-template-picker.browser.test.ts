@@ -47,6 +47,7 @@ describe("the template picker in the chat", () => {
     // More approved templates than one page holds (100), with the one to send on the second page.
     for (let i = 1; i <= 105; i++) templates.add(n.wabaId, { name: `aviso_${String(i).padStart(3, "0")}` });
     templates.add(n.wabaId, { name: "pedido_enviado", components: [{ type: "BODY", text: "Olá {{1}}, seu pedido {{2}} saiu para entrega.", example: { body_text: [["Ana", "9876"]] } }] });
+    templates.add(n.wabaId, { name: "oferta_imagem", components: [{ type: "HEADER", format: "IMAGE", example: { header_handle: ["4::aW1n"] } }, { type: "BODY", text: "Oferta da semana, {{1}}!", example: { body_text: [["Ana"]] } }] });
     templates.add(n.wabaId, { name: "promo_em_revisao", status: "PENDING", components: [{ type: "BODY", text: "Promoção para {{1}}", example: { body_text: [["Ana"]] } }] });
     const c = await t.api.post("/connections", { name: `waba ${uid()}`, type: "channel-waba", queueId: f.queueIds[0], settings: { phoneNumberId: n.pnid, accessToken: n.token, businessAccountId: n.wabaId, appId: "123456789012345", apiVersion: "v23.0", verifyToken: "verify-me-please-42", appSecret: "0123456789abcdef0123456789abcdef", graphUrl: graph.url } }, f.admin);
     expect(c.status).toBe(201);
@@ -106,6 +107,27 @@ describe("the template picker in the chat", () => {
     const stored = (await t.api.get(`/messages/${ticketId}`, f.admin)).body.messages as Array<{ body: string; fromMe: boolean }>;
     expect(stored.filter((m) => m.fromMe).map((m) => m.body)).toEqual([FILLED]);
     await screenshot(page, "waba-template-picker-sent");
+
+    // A template with an image header asks for its file (of the header's types) and sends it with the template.
+    await page.locator("[data-testid=waba-template-select]").click();
+    await page.keyboard.type("oferta_imagem");
+    await options.filter({ hasText: "oferta_imagem" }).click();
+    await page.locator(".ant-select-dropdown").waitFor({ state: "hidden" });
+    await page.locator("[data-testid=waba-template-send]").click();
+    await page.locator("[data-testid=waba-template-header-missing]").waitFor();
+    const fileInput = page.locator("[data-testid=waba-template-header-input]");
+    await fileInput.setInputFiles({ name: "nota.txt", mimeType: "text/plain", buffer: Buffer.from("x") });
+    expect(await page.locator("[data-testid=waba-template-header-problem]").innerText()).toMatch(/image\/jpeg,image\/png/);
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+    await fileInput.setInputFiles({ name: "oferta.png", mimeType: "image/png", buffer: png });
+    await poll(() => page.locator("[data-testid=waba-template-header-name]").innerText(), (x) => x === "oferta.png", "the chosen file's name");
+    await screenshot(page, "waba-template-picker-header-file");
+    await page.locator("[data-testid=waba-template-send]").click();
+    const promo = await poll(async () => graph.sentTo(n.pnid, customer).filter((b) => b.type === "template" && (b.template as { name: string }).name === "oferta_imagem"), (x) => x.length === 1, "the image template at Meta", 15_000);
+    const header = (promo[0]!.template as { components: Array<{ type: string; parameters: Array<{ type: string; image?: { id: string } }> }> }).components.find((x) => x.type === "header")!;
+    expect(header.parameters[0]!.type).toBe("image");
+    expect(graph.uploads.get(header.parameters[0]!.image!.id)!.data.equals(png)).toBe(true);
+    await page.locator("[data-testid=message][data-from-me='1'] img").first().waitFor({ timeout: 15_000 });
     expect(screenErrors(page)).toEqual([]);
   });
 

@@ -124,7 +124,7 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
       // A provider's customer-service window counts from the contact's last message (last-inbound.ts).
       ...lastInboundActions(model),
       // POST /messages/{ticketId}/template (template-send.ts).
-      ...templateSendActions(outgoing),
+      ...templateSendActions(outgoing, deps.config.dataDir),
 
       send: {
         rest: "POST /messages/:ticketId",

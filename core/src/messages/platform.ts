@@ -9,7 +9,7 @@ import { view, type defineMessage } from "./model";
 import type { outgoingMessages } from "./outgoing";
 import { platformSendMediaRule, type MessagesActions, type MessageView, type PlatformSendParams as SendParams } from "./contract";
 import type { TicketRow } from "../tickets/model";
-import { LANGUAGE, templateComponentsRule } from "./template-send";
+import { LANGUAGE, platformTemplateComponentsRule } from "./template-send";
 
 type Actions = NonNullable<ServiceSchema["actions"]>;
 /** How long after its close a ticket still takes the automation's closing texts (by the machine's clock, which wrote closedAt). */
@@ -26,7 +26,7 @@ const sendParams = {
     type: "object",
     optional: true,
     strict: "remove",
-    props: { name: { type: "string", min: 1, max: 512, pattern: /^[a-z0-9_]+$/ }, language: { type: "string", min: 2, max: 15 }, components: templateComponentsRule },
+    props: { name: { type: "string", min: 1, max: 512, pattern: /^[a-z0-9_]+$/ }, language: { type: "string", min: 2, max: 15 }, components: platformTemplateComponentsRule },
   },
   // `<plugin id>:<key>`, made by the platform service from the plugin's own key.
   idempotencyKey: { type: "string", optional: true, min: 3, max: 191 },
@@ -89,8 +89,12 @@ export function platformMessageActions(model: ReturnType<typeof defineMessage>, 
       if (p.template && channel && !channel.capabilities.includes("template")) throw new AppError("ERR_CHANNEL_UNSUPPORTED", { field: "template", kind: "template" });
     }
     const agentless = ctx.meta.user ? Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx, { meta: { ...ctx.meta, user: undefined } }) : ctx;
-    const media = p.media && !p.template ? await storedOf(ticket.tenantId, p.media) : undefined;
-    const template = p.template ? { name: p.template.name, language: p.template.language, ...(p.template.components ? { components: p.template.components } : {}) } : undefined;
+    // A template's header file is the tenant's stored one (platform.files.upload); it is also what the chat shows.
+    const headerFile = p.template?.components?.header?.media as { path: string; mimeType: string; fileName: string } | undefined;
+    const header = headerFile ? await storedOf(ticket.tenantId, headerFile) : undefined;
+    const media = p.media && !p.template ? await storedOf(ticket.tenantId, p.media) : header;
+    const components = header ? { ...p.template!.components, header: { ...p.template!.components!.header, media: header } } : p.template?.components;
+    const template = p.template ? { name: p.template.name, language: p.template.language, ...(components ? { components } : {}) } : undefined;
     return outgoing.sendOne(agentless, ticket, { body, ...(media ? { media } : {}), ...(template ? { template } : {}), ...(p.idempotencyKey ? { idempotencyKey: p.idempotencyKey } : {}) });
   }
 

@@ -12,6 +12,7 @@ import { AppError } from "../errors/app-error";
 import type { Ctx } from "../types";
 import { call } from "../bus/call";
 import type { outgoingMessages } from "./outgoing";
+import { storeFiles } from "../files/store";
 
 type Actions = NonNullable<ServiceSchema["actions"]>;
 
@@ -20,17 +21,30 @@ export const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2,4})?$/;
 
 const variables = (max: number) => ({ type: "array", items: { type: "string", min: 1, max: 1024 }, max, optional: true });
 
-/** The values of a template's variables (contract 1.3 TemplateSendComponents), as sent. */
-export const templateComponentsRule = {
-  type: "object",
-  optional: true,
-  strict: "remove",
-  props: {
-    header: { type: "object", optional: true, strict: "remove", props: { text: variables(1) } },
-    body: variables(100),
-    buttons: { type: "array", optional: true, max: 10, items: { type: "object", strict: "remove", props: { index: { type: "number", integer: true, min: 0, max: 9 }, value: { type: "string", min: 1, max: 2000 } } } },
-  },
-};
+const fileNames = { mimeType: { type: "string", min: 3, max: 120 }, fileName: { type: "string", min: 1, max: 255 } };
+
+/**
+ * The values of a template's variables (contract 1.3 TemplateSendComponents), as sent; `media`
+ * is the file of an IMAGE, VIDEO or DOCUMENT header, in the form its caller has it: the chat
+ * uploads its bytes (base64 `data`, stored before the send), a plugin names a file it stored
+ * with platform.files.upload (`path`, checked to be the tenant's).
+ */
+function componentsRule(media: Record<string, unknown>) {
+  return {
+    type: "object",
+    optional: true,
+    strict: "remove",
+    props: {
+      header: { type: "object", optional: true, strict: "remove", props: { text: variables(1), media: { type: "object", optional: true, strict: "remove", props: { ...media, ...fileNames } } } },
+      body: variables(100),
+      buttons: { type: "array", optional: true, max: 10, items: { type: "object", strict: "remove", props: { index: { type: "number", integer: true, min: 0, max: 9 }, value: { type: "string", min: 1, max: 2000 } } } },
+    },
+  };
+}
+export const templateComponentsRule = componentsRule({ data: { type: "string", min: 1 } });
+export const platformTemplateComponentsRule = componentsRule({ path: { type: "string", min: 1, max: 500 } });
+
+type UploadedHeader = { data: string; mimeType: string; fileName: string };
 
 export interface TemplateSendParams {
   ticketId: number;
@@ -40,7 +54,7 @@ export interface TemplateSendParams {
   components?: TemplateSendComponents;
 }
 
-export function templateSendActions(outgoing: ReturnType<typeof outgoingMessages>): Actions {
+export function templateSendActions(outgoing: ReturnType<typeof outgoingMessages>, dataDir: string): Actions {
   return {
     sendTemplate: {
       rest: "POST /messages/:ticketId/template",
@@ -61,8 +75,12 @@ export function templateSendActions(outgoing: ReturnType<typeof outgoingMessages
         if (!LANGUAGE.test(ctx.params.language)) throw new AppError("ERR_VALIDATION", { field: "language", rule: "stringPattern" });
         const { capabilities } = await outgoing.channelService(ctx, ticket.connectionId);
         if (!capabilities.includes("template")) throw new AppError("ERR_CHANNEL_UNSUPPORTED", { field: "name", kind: "template" });
-        const { name, language, components } = ctx.params;
-        const sent = await outgoing.sendOne(ctx, ticket, { body: ctx.params.body.trim(), template: { name, language, ...(components ? { components } : {}) } });
+        const { name, language } = ctx.params;
+        // A header's file is stored first (the chat shows it; the channel uploads it to the provider).
+        const upload = ctx.params.components?.header?.media as UploadedHeader | undefined;
+        const [media] = upload ? storeFiles(dataDir, ticket.tenantId, [upload]) : [];
+        const components = media ? { ...ctx.params.components, header: { ...ctx.params.components!.header, media } } : ctx.params.components;
+        const sent = await outgoing.sendOne(ctx, ticket, { body: ctx.params.body.trim(), ...(media ? { media } : {}), template: { name, language, ...(components ? { components } : {}) } });
         ctx.meta.$statusCode = 201;
         return sent;
       },

@@ -3,7 +3,8 @@ import { Alert, Button, Input, Select, Space, Typography } from "antd";
 import { ClockCircleOutlined, SendOutlined } from "@ant-design/icons";
 import type { ChannelTemplate } from "@openatende/plugin-sdk";
 import type { ComposerReplacementProps, ShellRuntime } from "@openatende/plugin-sdk/ui";
-import { fieldsOf, filledText, initialValues, missingFields, templateKey, templateRequest, unsupportedHeader, type TemplateField } from "./template-fill";
+import { fieldsOf, filledText, headerFileTypes, initialValues, missingFields, templateKey, templateRequest, unsupportedHeader, type HeaderFile, type TemplateField } from "./template-fill";
+import { HeaderFileInput } from "./HeaderFileInput";
 
 const PAGE = 100;
 /** A guard against a provider whose cursor never ends. */
@@ -39,6 +40,7 @@ export default function TemplatePicker({ runtime, ticket }: ComposerReplacementP
   const [values, setValues] = useState<Record<string, string>>({});
   const [tried, setTried] = useState(false);
   const [sending, setSending] = useState(false);
+  const [file, setFile] = useState<HeaderFile | null>(null);
 
   useEffect(() => {
     if (!ticket.connectionId) return void setTemplates([]);
@@ -72,11 +74,13 @@ export default function TemplatePicker({ runtime, ticket }: ComposerReplacementP
   const template = useMemo(() => templates?.find((x) => templateKey(x) === chosen) ?? null, [templates, chosen]);
   const fields = template ? fieldsOf(template) : [];
   const missing = template ? missingFields(template, values) : [];
+  const fileTypes = template ? headerFileTypes(template) : null;
 
   const choose = (key: string) => {
     const next = templates?.find((x) => templateKey(x) === key);
     setChosen(key);
     setTried(false);
+    setFile(null);
     setValues(next ? initialValues(next, contactName) : {});
   };
 
@@ -85,11 +89,12 @@ export default function TemplatePicker({ runtime, ticket }: ComposerReplacementP
   const send = async () => {
     if (!template) return;
     setTried(true);
-    if (missing.length || unsupportedHeader(template)) return;
+    if (missing.length || unsupportedHeader(template) || (fileTypes && !file)) return;
     setSending(true);
     try {
-      await runtime.api.post(`/messages/${ticket.id}/template`, templateRequest(template, values));
+      await runtime.api.post(`/messages/${ticket.id}/template`, templateRequest(template, values, file));
       setTried(false);
+      setFile(null);
       setValues(initialValues(template, contactName));
     } catch {
       /* shown by the shell's client */
@@ -146,6 +151,7 @@ export default function TemplatePicker({ runtime, ticket }: ComposerReplacementP
             {template.footer?.text ? <Typography.Text type="secondary">{template.footer.text}</Typography.Text> : null}
           </div>
           {unsupportedHeader(template) ? <Alert type="info" message={t("picker.mediaHeader")} /> : null}
+          {fileTypes ? <HeaderFileInput t={t} accept={fileTypes} file={file} onFile={setFile} missing={tried && !file} /> : null}
           {fields.length ? (
             <Space wrap>
               {fields.map((f) => (

@@ -5,7 +5,7 @@
  */
 import type { ChannelTemplate } from "@openatende/plugin-sdk";
 import type { UiTicket } from "@openatende/plugin-sdk/ui";
-import { fieldsOf, fillText, filledText, firstName, initialValues, missingFields, templateRequest, unsupportedHeader, variablesOf } from "./template-fill";
+import { fieldsOf, fillText, filledText, firstName, headerFileTypes, initialValues, missingFields, templateRequest, unsupportedHeader, variablesOf } from "./template-fill";
 import { pickerApplies } from "./register-picker";
 import { pickerTexts } from "./texts-picker";
 
@@ -72,11 +72,20 @@ describe("filling a template's variables", () => {
     expect(filledText(pedido, {})).toBe(pedido.body.text);
   });
 
-  it("tells a media header apart (it needs a file the picker does not take)", () => {
+  it("asks a media header for its file (of the header's types) and sends it as the header; only a location header cannot be sent", () => {
     expect(unsupportedHeader(pedido)).toBe(false);
     expect(unsupportedHeader(rastreio)).toBe(false);
-    expect(unsupportedHeader({ header: { format: "IMAGE" } })).toBe(true);
-    expect(fieldsOf({ ...pedido, header: { format: "IMAGE" } }).map((f) => f.key)).toEqual(["body.1", "body.2"]);
+    expect(unsupportedHeader({ header: { format: "IMAGE" } })).toBe(false);
+    expect(unsupportedHeader({ header: { format: "LOCATION" } })).toBe(true);
+    expect(headerFileTypes({ header: { format: "IMAGE" } })).toBe("image/jpeg,image/png");
+    expect(headerFileTypes({ header: { format: "DOCUMENT" } })).toBe("application/pdf");
+    expect(headerFileTypes(pedido)).toBeNull();
+    const promo: ChannelTemplate = { ...pedido, header: { format: "IMAGE" } };
+    expect(fieldsOf(promo).map((f) => f.key)).toEqual(["body.1", "body.2"]);
+    const file = { data: "iVBORw0KGgo=", mimeType: "image/png", fileName: "promo.png" };
+    expect(templateRequest(promo, { "body.1": "Ana", "body.2": "9" }, file).components).toEqual({ header: { media: file }, body: ["Ana", "9"] });
+    // A file given for a text header is not sent.
+    expect(templateRequest(pedido, { "body.1": "Ana", "body.2": "9" }, file).components?.header).toBeUndefined();
   });
 });
 

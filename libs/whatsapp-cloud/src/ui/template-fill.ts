@@ -34,9 +34,24 @@ export function fillText(text: string, values: Record<number, string | undefined
   });
 }
 
-/** A header the picker cannot fill (media or location: Meta needs a file for each send). */
+/** The files an IMAGE, VIDEO or DOCUMENT header takes (Meta's types for each); null for a text header or none. */
+const HEADER_FILES: Record<string, string> = { IMAGE: "image/jpeg,image/png", VIDEO: "video/mp4,video/3gpp", DOCUMENT: "application/pdf" };
+
+/** The `accept` of the header's file input when each send needs a file; null otherwise. */
+export function headerFileTypes(t: Pick<ChannelTemplate, "header">): string | null {
+  return (t.header && HEADER_FILES[t.header.format]) ?? null;
+}
+
+/** A header the picker cannot fill (a location: Meta needs its coordinates for each send). */
 export function unsupportedHeader(t: Pick<ChannelTemplate, "header">): boolean {
-  return !!t.header && t.header.format !== "TEXT";
+  return !!t.header && t.header.format !== "TEXT" && !headerFileTypes(t);
+}
+
+/** The file chosen for a media header, as POST /messages/{ticketId}/template takes it. */
+export interface HeaderFile {
+  data: string;
+  mimeType: string;
+  fileName: string;
 }
 
 /** Every value the template asks for, in the order the form shows them. */
@@ -94,11 +109,12 @@ export interface TemplateSendRequest {
   name: string;
   language: string;
   body: string;
-  components?: TemplateSendComponents;
+  /** As the chat sends it: a media header's file goes as its bytes (base64), stored by the core. */
+  components?: Omit<TemplateSendComponents, "header"> & { header?: { text?: string[]; media?: HeaderFile } };
 }
 
 /** The body of POST /messages/{ticketId}/template for a template and the filled values. */
-export function templateRequest(t: ChannelTemplate, values: Record<string, string>): TemplateSendRequest {
+export function templateRequest(t: ChannelTemplate, values: Record<string, string>, file?: HeaderFile | null): TemplateSendRequest {
   const ordered = (part: "header" | "body") =>
     fieldsOf(t)
       .filter((f) => f.part === part)
@@ -108,8 +124,8 @@ export function templateRequest(t: ChannelTemplate, values: Record<string, strin
   const buttons = fieldsOf(t)
     .filter((f) => f.part === "button")
     .map((f) => ({ index: f.n, value: (values[f.key] ?? "").trim() }));
-  const components: TemplateSendComponents = {
-    ...(header.length ? { header: { text: header } } : {}),
+  const components: NonNullable<TemplateSendRequest["components"]> = {
+    ...(file && headerFileTypes(t) ? { header: { media: file } } : header.length ? { header: { text: header } } : {}),
     ...(body.length ? { body } : {}),
     ...(buttons.length ? { buttons } : {}),
   };
