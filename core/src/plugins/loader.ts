@@ -7,10 +7,10 @@
  */
 import type { Service, ServiceBroker } from "moleculer";
 import * as semver from "semver";
-import { DefinedPlugin, findDefinedPlugin, PLUGIN_TAG, PluginContext, withPluginContext } from "@openatende/plugin-sdk";
+import { channelTypeOf, DefinedPlugin, findDefinedPlugin, PLUGIN_TAG, PluginContext, withPluginContext } from "@openatende/plugin-sdk";
 import { inspectPluginFolder, listPluginFolders } from "./discovery";
 import { PluginRegistry } from "./registry";
-import type { PluginDataPreparer } from "./data";
+import type { PluginDataPrep, PluginDataPreparer } from "./data";
 
 export interface LoadOptions {
   /** Folders whose subfolders are plugins (the repo's plugins/ plus extra ones). */
@@ -76,6 +76,22 @@ async function startService(broker: ServiceBroker, plugin: DefinedPlugin, timeou
   return svc;
 }
 
+/** How many plugins ahead of the one being started have their data prepared (see loadPlugins). */
+export const DATA_LOOKAHEAD = 4;
+
+type Found = ReturnType<typeof inspectPluginFolder>;
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+const settle = <T>(p: Promise<T>): Promise<Settled<T>> => p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+
+/**
+ * Loads the plugins in folder order: each one's service starts after the one before it has
+ * started or been refused, as it always did. What overlaps is the slow part that touches no
+ * other plugin: a plugin's own data (its database made, its migrations checked or run) is
+ * prepared while the plugins before it start, up to DATA_LOOKAHEAD plugins ahead. Only a plugin
+ * that nothing else could be chosen over gets this: its entry loaded and checked, no other
+ * folder with the same id or channel type (which of two such plugins loads depends on how the
+ * first one fares, so those are prepared at their turn, as before).
+ */
 export async function loadPlugins(broker: ServiceBroker, opts: LoadOptions): Promise<PluginRegistry> {
   const registry = new PluginRegistry();
   const refuse = (id: string, folder: string, reason: string, manifest?: Parameters<PluginRegistry["addRefused"]>[0]["manifest"]) => {
@@ -83,14 +99,50 @@ export async function loadPlugins(broker: ServiceBroker, opts: LoadOptions): Pro
     opts.onRefused?.({ id, folder, reason });
   };
 
-  for (const folder of [...listPluginFolders(opts.dirs), ...(opts.folders ?? [])]) {
-    const found = inspectPluginFolder(folder);
-    if (opts.only && !opts.only.includes(found.ok ? found.manifest.id : found.id)) continue;
-    if (!found.ok) {
-      refuse(found.id, folder, found.reason, found.manifest);
+  const found: Found[] = [...listPluginFolders(opts.dirs), ...(opts.folders ?? [])]
+    .map((folder) => inspectPluginFolder(folder))
+    .filter((f) => !opts.only || opts.only.includes(f.ok ? f.manifest.id : f.id));
+  // Ids and channel types that more than one folder declares.
+  const seen = new Map<string, number>();
+  const keysOf = (f: Found): string[] => (f.ok ? [`id:${f.manifest.id}`, ...(f.manifest.kind === "channel" ? [`channel:${channelTypeOf(f.manifest)}`] : [])] : []);
+  for (const f of found) for (const k of keysOf(f)) seen.set(k, (seen.get(k) ?? 0) + 1);
+  const contended = (f: Found) => keysOf(f).some((k) => (seen.get(k) ?? 0) > 1);
+
+  // Per index: the entry loaded (or why not), and the data prepared ahead of its turn.
+  const required = new Map<number, Settled<DefinedPlugin>>();
+  const prepared = new Map<number, Promise<Settled<PluginDataPrep>>>();
+  const requireAt = (i: number): Settled<DefinedPlugin> => {
+    let r = required.get(i);
+    if (!r) {
+      const f = found[i] as Extract<Found, { ok: true }>;
+      try {
+        r = { ok: true, value: requirePlugin(f.entry) };
+      } catch (error) {
+        r = { ok: false, error };
+      }
+      required.set(i, r);
+    }
+    return r;
+  };
+  // Started on a later turn of the event loop, so a preparer that throws at once is a refusal too.
+  const prepare = (id: string, folder: string) => settle(Promise.resolve().then(() => opts.data!({ id, folder })));
+  const prepareAhead = (i: number) => {
+    const f = found[i];
+    if (!opts.data || !f?.ok || prepared.has(i) || opts.external?.includes(f.manifest.id) || contended(f)) return;
+    const r = requireAt(i);
+    if (!r.ok || r.value.id !== f.manifest.id || r.value.version !== f.manifest.version) return;
+    prepared.set(i, prepare(f.manifest.id, f.folder));
+  };
+
+  for (let i = 0; i < found.length; i++) {
+    for (let j = i; j <= i + DATA_LOOKAHEAD && j < found.length; j++) prepareAhead(j);
+    const f = found[i]!;
+    const folder = f.folder;
+    if (!f.ok) {
+      refuse(f.id, folder, f.reason, f.manifest);
       continue;
     }
-    const { manifest } = found;
+    const { manifest } = f;
     const conflict = registry.conflictOf(manifest);
     if (conflict) {
       refuse(manifest.id, folder, conflict, manifest);
@@ -101,26 +153,24 @@ export async function loadPlugins(broker: ServiceBroker, opts: LoadOptions): Pro
       opts.onLoaded?.({ id: listed.id, version: listed.version, service: listed.service, folder, external: true });
       continue;
     }
-    let plugin: DefinedPlugin;
-    try {
-      plugin = requirePlugin(found.entry);
-    } catch (err) {
-      refuse(manifest.id, folder, `entry failed to load: ${messageOf(err)}`, manifest);
+    const entry = requireAt(i);
+    if (!entry.ok) {
+      refuse(manifest.id, folder, `entry failed to load: ${messageOf(entry.error)}`, manifest);
       continue;
     }
+    const plugin = entry.value;
     if (plugin.id !== manifest.id || plugin.version !== manifest.version) {
       refuse(manifest.id, folder, `the entry defines ${plugin.id}@${plugin.version} but package.json declares ${manifest.id}@${manifest.version}`, manifest);
       continue;
     }
     let context = opts.context;
     if (opts.data) {
-      try {
-        const prepared = await opts.data({ id: manifest.id, folder });
-        if (prepared.database && context) context = { ...context, database: prepared.database };
-      } catch (err) {
-        refuse(manifest.id, folder, `its own data could not be prepared: ${messageOf(err)}`, manifest);
+      const data = await (prepared.get(i) ?? prepare(manifest.id, folder));
+      if (!data.ok) {
+        refuse(manifest.id, folder, `its own data could not be prepared: ${messageOf(data.error)}`, manifest);
         continue;
       }
+      if (data.value.database && context) context = { ...context, database: data.value.database };
     }
     try {
       await startService(broker, plugin, opts.startTimeoutMs ?? 15_000, context);
