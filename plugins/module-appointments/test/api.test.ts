@@ -215,6 +215,9 @@ describe("appointments routes (MariaDB)", () => {
     const r = await t.api.get("/appointments/services", plus.admin);
     expect(r.status).toBe(403);
     expect(JSON.stringify(r.body)).toContain("PREMIUM");
+    // The shell learns the services screen's tier from the manifest's ui.routeTiers.
+    const uiRoutes = (await ok(t.api.get("/plugins/routes", plus.admin))) as Array<{ path: string; pluginId: string; tier: string }>;
+    expect(uiRoutes.filter((x) => x.pluginId === "module-appointments").map((x) => [x.path, x.tier]).sort()).toEqual([["agendamentos", "PLUS"], ["configuracoes/servicos", "PREMIUM"]]);
     const booked = await ok(t.api.post("/appointments", { contactId: plus.contacts[0], connectionId: plus.conn, userId: plus.agent.userId, serviceId: plus.service.id, startAt: new Date(slot(clock, 5 * HOUR)).toISOString(), message: "Consulta confirmada" }, plus.agent), 201);
     expect(booked.serviceName).toMatch(/^Consulta/);
     expect((await ok(t.api.get("/appointments/options", plus.agent))).services.map((x: { id: number }) => x.id)).toEqual([plus.service.id]);

@@ -11,9 +11,9 @@ import pkg from "../package.json";
 runPluginConformance({ plugin, texts });
 
 describe("the appointments plugin", () => {
-  it("is a PLUS module declaring /agendamentos and /configuracoes/servicos, named in four languages", () => {
+  it("is a PLUS module declaring /agendamentos and /configuracoes/servicos (that route PREMIUM), named in four languages", () => {
     expect(validateManifest(pkg).ok).toBe(true);
-    expect(plugin.manifest).toMatchObject({ id: "module-appointments", kind: "module", tier: "PLUS", ui: { routes: ["agendamentos", "configuracoes/servicos"] } });
+    expect(plugin.manifest).toMatchObject({ id: "module-appointments", kind: "module", tier: "PLUS", ui: { routes: ["agendamentos", "configuracoes/servicos"], routeTiers: { "configuracoes/servicos": "PREMIUM" } } });
     expect(Object.keys(plugin.manifest.displayName).sort()).toEqual(["en", "es", "pt-BR", "ru"]);
   });
 

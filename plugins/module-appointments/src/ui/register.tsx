@@ -14,5 +14,6 @@ export default defineUi((runtime) => {
     load: () => import("./CalendarPage").then((m) => ({ default: () => <m.default runtime={runtime} /> })),
   });
   runtime.addMenuItem({ key: "agendamentos", path: "agendamentos", label: menuLabel, icon: MENU_ICON });
-  runtime.addSettingsSection({ path: "servicos", label: servicesLabel, load: () => import("./ServicesPage").then((m) => ({ default: () => <m.default runtime={runtime} /> })) });
+  // The services are PREMIUM (manifest ui.routeTiers): a PLUS tenant's settings do not list them.
+  if (runtime.tenant.tier === "PREMIUM") runtime.addSettingsSection({ path: "servicos", label: servicesLabel, load: () => import("./ServicesPage").then((m) => ({ default: () => <m.default runtime={runtime} /> })) });
 });
