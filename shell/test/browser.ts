@@ -96,8 +96,27 @@ export async function poll<T>(read: () => Promise<T>, ok: (v: T) => boolean, wha
 }
 /** A screenshot once drawers, modals and notices have finished moving. */
 export async function shot(page: Page, name: string) {
-  await page.waitForTimeout(450);
+  await settled(page);
   await screenshot(page, name);
+}
+
+/**
+ * Waits two frames (a render the last action caused has begun its transitions), then until
+ * none of the page's finite animations and CSS transitions is running, for at most `maxMs`
+ * (450 ms, the fixed wait every screenshot used to take; most pages are still well before).
+ * Endless ones (spinners) are not waited for.
+ */
+export async function settled(page: Page, maxMs = 450): Promise<void> {
+  await page.evaluate(async (max: number) => {
+    const end = performance.now() + max;
+    // A frame, or 50 ms where frames are not drawn.
+    const frame = () => new Promise<void>((r) => (requestAnimationFrame(() => r()), setTimeout(r, 50)));
+    await frame();
+    await frame();
+    const moving = () =>
+      document.getAnimations().some((a) => a.playState === "running" && Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Infinity)));
+    while (moving() && performance.now() < end) await frame();
+  }, maxMs);
 }
 /**
  * The page's errors that are this screen's: a call refused on purpose is logged by Chromium as

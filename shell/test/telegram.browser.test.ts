@@ -10,7 +10,7 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { createSuper, createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { FakeBotApi } from "../../plugins/channel-telegram/test/fake-bot-api";
-import { launchBrowser, newPage, screenshot, sessionLogin } from "./browser";
+import { launchBrowser, newPage, screenshot, sessionLogin, settled } from "./browser";
 
 jest.setTimeout(240_000);
 
@@ -54,7 +54,7 @@ async function poll<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: stri
   }
 }
 async function shot(page: Page, name: string) {
-  await page.waitForTimeout(450);
+  await settled(page);
   await screenshot(page, name);
 }
 const waitCount = (loc: Locator, n: number, timeout?: number) => poll(() => loc.count(), (c) => c === n, `${loc} ×${n}`, timeout);

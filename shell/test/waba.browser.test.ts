@@ -12,7 +12,7 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { FakeGraph } from "../../plugins/channel-waba/test/fake-graph";
 import { envelope, messagesValue, textMessage } from "../../plugins/channel-waba/test/meta-payloads";
-import { launchBrowser, newPage, poll, screenshot, sessionLogin } from "./browser";
+import { launchBrowser, newPage, poll, screenshot, sessionLogin, settled } from "./browser";
 
 jest.setTimeout(240_000);
 
@@ -53,7 +53,7 @@ const waitAttr = (loc: Locator, name: string, value: string, timeout?: number) =
 const drawer = (page: Page) => page.locator(".ant-drawer-body").last();
 const row = (page: Page, text: string) => page.locator(".ant-table-tbody tr.ant-table-row", { hasText: text });
 async function shot(page: Page, name: string) {
-  await page.waitForTimeout(450);
+  await settled(page);
   await screenshot(page, name);
 }
 /** This screen's errors: refused calls are logged by Chromium as "Failed to load resource". */
