@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createConnection } from "mysql2/promise";
 import { loadConfig, AppConfig } from "@openatende/config";
@@ -262,4 +263,31 @@ export function benchArg(name: string, def: number): number {
   const n = Number(v);
   if (!Number.isFinite(n)) throw new Error(`--${name} needs a number, got "${v}"`);
   return n;
+}
+
+/** What http-load.cjs answers: exact latency percentiles in ms. */
+export interface LoadResult {
+  /** CPU seconds the load generator used. */
+  cpuSeconds: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/**
+ * GETs of `url` from a child process (http-load.cjs, so the clients do not share the server's
+ * event loop): `connections` keep-alive clients for `duration` seconds or `count` requests.
+ */
+export function httpLoad(url: string, auth: Auth, opts: { duration?: number; count?: number; connections: number }): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const arg = JSON.stringify({ url, headers: authHeaders(auth), duration: opts.duration, count: opts.count, connections: opts.connections });
+    const child = fork(path.join(__dirname, "http-load.cjs"), [arg], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    child.on("message", (m) => resolve(m as LoadResult));
+    child.on("error", reject);
+    child.on("exit", (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
+  });
 }
