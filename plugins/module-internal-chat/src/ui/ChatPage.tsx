@@ -3,7 +3,7 @@ import { Empty, Spin, Typography } from "antd";
 import { useRuntime } from "./runtime";
 import { ConversationList } from "./ConversationList";
 import { MessagePane } from "./MessagePane";
-import { keyOfPush, targetKey, type ChatMessage, type LastMessage, type ConversationKey, type Conversations, type Target } from "./types";
+import { keyOfPush, targetKey, type ChatDirectoryUser, type ChatMessage, type LastMessage, type ConversationKey, type Conversations, type Target } from "./types";
 
 type Pushed = { conversation: ConversationKey; message: ChatMessage };
 
@@ -30,7 +30,16 @@ export default function ChatPage() {
 
   const loadList = useCallback(async () => {
     try {
-      setConvs(await runtime.api.get<Conversations>("/chat-interno/conversations", { silent: true }));
+      // The core's directory (spec §7) says who is active and shows their picture; without it, every user of the tenant is listed.
+      const [list, directory] = await Promise.all([
+        runtime.api.get<Conversations>("/chat-interno/conversations", { silent: true }),
+        runtime.api.get<{ users: ChatDirectoryUser[] }>("/users/chat-interno", { silent: true }).catch(() => null),
+      ]);
+      if (directory) {
+        const active = new Map(directory.users.map((u) => [u.id, u]));
+        list.users = list.users.filter((u) => active.has(u.id)).map((u) => ({ ...u, image: active.get(u.id)!.image }));
+      }
+      setConvs(list);
     } catch (err) {
       runtime.notify.error(err);
     }

@@ -21,6 +21,11 @@ function Unread({ count }: { count: number }) {
   );
 }
 
+function UserAvatar({ image }: { image: string | null }) {
+  const src = useFileUrl(image, null);
+  return <Avatar src={src ?? undefined} icon={<UserOutlined />} />;
+}
+
 function GroupAvatar({ group }: { group: ChatGroup }) {
   const src = useFileUrl(group.imageUrl, null);
   return <Avatar src={src ?? undefined} icon={<TeamOutlined />} style={{ background: "#13a8a8", flex: "none" }} />;
@@ -113,7 +118,7 @@ export function ConversationList({ convs, open, onOpen }: { convs: Conversations
             name={u.name}
             avatar={
               <span style={{ position: "relative", flex: "none" }}>
-                <Avatar icon={<UserOutlined />} />
+                <UserAvatar image={u.image ?? null} />
                 <span title={t(u.online ? "online" : "offline")} style={{ position: "absolute", right: 0, bottom: 0, width: 10, height: 10, borderRadius: 5, border: "2px solid #fff", background: u.online ? "#52c41a" : "#bfbfbf" }} />
               </span>
             }

@@ -26,6 +26,8 @@ export interface ChatUser {
   online: boolean;
   unread: number;
   last: LastMessage | null;
+  /** The user's picture, from the core's directory. */
+  image?: string | null;
 }
 
 export interface ChatGroup {
@@ -56,6 +58,15 @@ export interface GroupRow {
   active: boolean;
   userIds: number[];
   createdAt: string;
+}
+
+/** The core's GET /users/chat-interno (spec §7): the tenant's active users the caller may talk to, with their picture. */
+export interface ChatDirectoryUser {
+  id: number;
+  name: string;
+  profile: string;
+  status: "online" | "offline";
+  image: string | null;
 }
 
 export interface TenantUser {
