@@ -57,7 +57,8 @@ describe("firing appointments (MariaDB, test clock)", () => {
     clock.set(at - 2 * HOUR + 1000);
     const first = await waitFor("the first reminder", sentOnTicket, (s) => s.length === 1);
     expect(first[0]).toMatch(/^⏰ \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} — Sua consulta começa agora$/);
-    // Delivered again (a retry, a stuck run taken again): nothing more.
+    // Delivered again (a retry, a stuck run taken again), once the first run wrote it down: nothing more.
+    await waitFor("the ledger row", () => pluginSql(t, "SELECT state FROM sends WHERE appointmentId = ?", [m.id]) as Promise<unknown[]>, (rows) => rows.length === 1);
     expect(await runJob("reminder", `appointment-${m.id}-${2 * HOUR}`, { id: m.id, at, offset: 2 * HOUR }, at - 2 * HOUR)).toBe("done");
 
     // A restart between the reminders: the first is not sent again.
@@ -68,7 +69,9 @@ describe("firing appointments (MariaDB, test clock)", () => {
     // What a run that died after the core sent (before the ledger row) leaves: sent again with the same keys, the core answers the first message.
     clock.set(at - 30 * MIN + 1000);
     await waitFor("the second reminder", sentOnTicket, (s) => s.length === 2);
-    await pluginSql(t, "DELETE FROM sends WHERE appointmentId = ? AND kind = ?", [m.id, `reminder-${30 * MIN}`]);
+    const kind30 = [m.id, `reminder-${30 * MIN}`];
+    await waitFor("its ledger row", () => pluginSql(t, "SELECT state FROM sends WHERE appointmentId = ? AND kind = ?", kind30) as Promise<unknown[]>, (rows) => rows.length === 1);
+    await pluginSql(t, "DELETE FROM sends WHERE appointmentId = ? AND kind = ?", kind30);
     expect(await runJob("reminder", `appointment-${m.id}-${30 * MIN}`, { id: m.id, at, offset: 30 * MIN }, at - 30 * MIN)).toBe("sent");
     expect(await sentOnTicket()).toHaveLength(2);
 
@@ -96,10 +99,11 @@ describe("firing appointments (MariaDB, test clock)", () => {
 
   it("a moved appointment sends at its new time only; a deleted one never; a reminder removed is not sent", async () => {
     const at = ahead(clock, 2 * HOUR);
-    const moved = await book({ contactId: a.contacts[1], startAt: new Date(at).toISOString(), message: "Consulta remarcada", reminders: [{ amount: 1, unit: "hours" }] });
+    // The admin's calendar: the agent's appointments of the other tests never meet these.
+    const moved = await book({ userId: a.admin.userId, contactId: a.contacts[1], startAt: new Date(at).toISOString(), message: "Consulta remarcada", reminders: [{ amount: 1, unit: "hours" }] });
     const later = at + HOUR;
     await ok(t.api.call("PATCH", "/appointments", { id: moved.id, startAt: new Date(later).toISOString(), reminders: [] }, a.admin));
-    const gone = await book({ contactId: a.contacts[2], startAt: new Date(at).toISOString(), message: "Não deve sair" });
+    const gone = await book({ userId: a.admin.userId, contactId: a.contacts[2], startAt: new Date(at).toISOString(), message: "Não deve sair" });
     await ok(t.api.post("/appointments/delete", { id: gone.id }, a.admin));
     clock.set(at + 1000);
     await settle();
