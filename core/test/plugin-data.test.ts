@@ -58,7 +58,7 @@ describe("a plugin's own data in the core's process, on SQLite", () => {
   beforeAll(async () => {
     t = await startCore({ dialect: "sqlite", env: { SERVICES: "api,core" } });
     t.core.broker.createService(createPluginsService(t.core.deps, { pluginDirs: [OWN_DATA], startTimeoutMs: 10_000 }));
-    await t.core.broker.waitForServices(["plugins", { name: "module-memo", version: 1 }], 30_000);
+    await t.core.broker.waitForServices(["plugins", { name: "module-memo", version: 1 }], 90_000);
   });
   afterAll(async () => {
     await t?.stop();
