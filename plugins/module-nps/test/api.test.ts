@@ -4,7 +4,7 @@
  * (supervisors and admins; a period), and another tenant: its surveys answer 404, its figures
  * and settings are its own, and a claimed message naming another tenant's survey is not taken.
  */
-import { Customer, expectError, npsCore, ok, servedAndClosed, shop, surveyed, surveyOf, TestClock, TEXTS, tick, requestJob, waitFor, type Shop, type TestCore } from "./kit";
+import { Customer, expectError, jobsOf, npsCore, ok, requestJob, servedAndClosed, settle, shop, surveyed, surveyOf, TestClock, TEXTS, tick, waitFor, type Shop, type TestCore } from "./kit";
 
 jest.setTimeout(180_000);
 
@@ -138,6 +138,10 @@ describe("NPS statistics (MariaDB)", () => {
     // And b's closes ask nobody: its survey is off.
     const c = new Customer(t, b, "Eli");
     await servedAndClosed(t, b, c, b.admin);
+    // Its close has run its course (the farewell reached the channel, the event the plugin) before saying nothing followed.
+    await waitFor("the farewell", () => c.received(), (r) => r.length === 1);
+    await settle();
+    expect(await jobsOf(t, b.tenantId)).toEqual([]);
     expect(await surveyOf(t, b.admin, c.ticketId)).toBeUndefined();
   });
 });
