@@ -89,7 +89,7 @@ export function createDelivery(deps: CoreDeps) {
         removeOnFail: { age: KEEP_FAILED_SECONDS },
       },
     });
-    q.on("error", (err) => warn(`chatbot deliveries of ${pluginId}: ${err.message}`));
+    q.on("error", (err) => warn(`chatbot deliveries of ${pluginId}: ${(err as Error | undefined)?.message ?? String(err)}`));
     return q;
   }
 
@@ -105,9 +105,9 @@ export function createDelivery(deps: CoreDeps) {
     const q = open(pluginId);
     workers.set(pluginId, q);
     q.on("failed", (job, err) => {
-      if (job.attemptsMade >= DELIVERY_ATTEMPTS) warn(`chatbot delivery ${job.id} not delivered to ${pluginId}: ${err.message}`);
+      if (job.attemptsMade >= DELIVERY_ATTEMPTS) warn(`chatbot delivery ${job.id} not delivered to ${pluginId}: ${(err as Error | undefined)?.message ?? String(err)}`);
     });
-    void q.process(CONCURRENCY, (job) => inLane(pluginId, job)).catch((err: Error) => warn(`chatbot deliveries of ${pluginId} stopped: ${err.message}`));
+    void q.process(CONCURRENCY, (job) => inLane(pluginId, job)).catch((err: Error) => warn(`chatbot deliveries of ${pluginId} stopped: ${(err as Error | undefined)?.message ?? String(err)}`));
   }
 
   /** Runs the job after the ticket's job before it (Bull calls this in queue order). */
@@ -142,7 +142,7 @@ export function createDelivery(deps: CoreDeps) {
   }
 
   function leadershipChanged(leader: boolean): void {
-    if (leader) void learn().catch((err: Error) => warn(`chatbot deliveries: ${err.message}`));
+    if (leader) void learn().catch((err: Error) => warn(`chatbot deliveries: ${(err as Error | undefined)?.message ?? String(err)}`));
     else void closeAll(workers);
   }
 
@@ -211,7 +211,7 @@ export function createDelivery(deps: CoreDeps) {
       const waiting = busChanged;
       busChanged = [];
       for (const w of waiting) w();
-      if (lease?.isLeader()) void learn().catch((err: Error) => warn(`chatbot deliveries: ${err.message}`));
+      if (lease?.isLeader()) void learn().catch((err: Error) => warn(`chatbot deliveries: ${(err as Error | undefined)?.message ?? String(err)}`));
     },
     async start(b: ServiceBroker): Promise<void> {
       broker = b;

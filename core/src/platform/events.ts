@@ -98,7 +98,7 @@ export function createPlatformEvents(deps: CoreDeps, access: AvailabilityCache) 
         removeOnFail: { age: KEEP_FAILED_SECONDS },
       },
     });
-    q.on("error", (err) => svc?.logger.warn(`platform events of ${pluginId}: ${err.message}`));
+    q.on("error", (err) => svc?.logger.warn(`platform events of ${pluginId}: ${(err as Error | undefined)?.message ?? String(err)}`));
     return q;
   }
 
@@ -114,9 +114,9 @@ export function createPlatformEvents(deps: CoreDeps, access: AvailabilityCache) 
     const q = open(pluginId);
     workers.set(pluginId, q);
     q.on("failed", (job, err) => {
-      if (job.attemptsMade >= DELIVERY_ATTEMPTS) svc?.logger.warn(`platform event ${job.id} not delivered to ${pluginId}: ${err.message}`);
+      if (job.attemptsMade >= DELIVERY_ATTEMPTS) svc?.logger.warn(`platform event ${job.id} not delivered to ${pluginId}: ${(err as Error | undefined)?.message ?? String(err)}`);
     });
-    void q.process(1, (job) => deliver(pluginId, job)).catch((err: Error) => svc?.logger.warn(`platform events of ${pluginId} stopped: ${err.message}`));
+    void q.process(1, (job) => deliver(pluginId, job)).catch((err: Error) => svc?.logger.warn(`platform events of ${pluginId} stopped: ${(err as Error | undefined)?.message ?? String(err)}`));
   }
 
   async function closeAll(queues: Map<string, Bull.Queue<JobData>>): Promise<void> {
@@ -203,7 +203,7 @@ export function createPlatformEvents(deps: CoreDeps, access: AvailabilityCache) 
       if (!subscribers.size || !ctx.params) return;
       const out = translate(ctx.params);
       if (!out.length) return;
-      chain = chain.then(() => dispatch(ctx, out)).catch((err: Error) => svc?.logger.warn(`platform events not queued: ${err.message}`));
+      chain = chain.then(() => dispatch(ctx, out)).catch((err: Error) => svc?.logger.warn(`platform events not queued: ${(err as Error | undefined)?.message ?? String(err)}`));
       return chain;
     };
 
@@ -220,7 +220,7 @@ export function createPlatformEvents(deps: CoreDeps, access: AvailabilityCache) 
     "users.deleted": handle<UsersEvents["users.deleted"]>((p) => translateUser(p.tenantId, p.userId, "deleted")),
     // A plugin's service came or went (any node): learn who listens.
     "$services.changed"() {
-      void learn().catch((err: Error) => svc?.logger.warn(`platform events: ${err.message}`));
+      void learn().catch((err: Error) => svc?.logger.warn(`platform events: ${(err as Error | undefined)?.message ?? String(err)}`));
     },
   };
 
