@@ -16,6 +16,13 @@ export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
 export const TEMPLATE_HEADER_FORMATS = ["TEXT", "IMAGE", "VIDEO", "DOCUMENT", "LOCATION"] as const;
 export type TemplateHeaderFormat = (typeof TEMPLATE_HEADER_FORMATS)[number];
 
+/** The file types a media header takes for each send (Meta's), by format; a TEXT or LOCATION header takes no file. */
+export const TEMPLATE_HEADER_FILE_TYPES: Partial<Record<TemplateHeaderFormat, readonly string[]>> = {
+  IMAGE: ["image/jpeg", "image/png"],
+  VIDEO: ["video/mp4", "video/3gpp"],
+  DOCUMENT: ["application/pdf"],
+};
+
 export const TEMPLATE_BUTTON_TYPES = ["QUICK_REPLY", "PHONE_NUMBER", "URL", "COPY_CODE"] as const;
 export type TemplateButtonType = (typeof TEMPLATE_BUTTON_TYPES)[number];
 

@@ -11,3 +11,4 @@ export * from "./store";
 export * from "./dispatch";
 export * from "./contacts";
 export * from "./service";
+export * from "./media";

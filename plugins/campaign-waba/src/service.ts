@@ -8,7 +8,7 @@
  */
 import type { Context } from "moleculer";
 import { definePlugin, PluginError, type PluginServiceSchema } from "@openatende/plugin-sdk";
-import { campaignService, type CampaignStore } from "@openatende/campaign-engine";
+import { campaignMediaActions, campaignService, type CampaignStore } from "@openatende/campaign-engine";
 import { checkedContent } from "./templates";
 import { ERROR_PREFIX, wabaContentParams, wabaType, type WabaContent } from "./type";
 
@@ -62,6 +62,8 @@ const service: PluginServiceSchema = {
     create: checked(actions.create!, checkDraft),
     update: checked(actions.update!, checkDraft),
     schedule: checked(actions.schedule!, checkScheduled),
+    // An image, video or document header's file (the same for every contact).
+    ...campaignMediaActions("campanhaswaba", "PREMIUM"),
   },
 };
 

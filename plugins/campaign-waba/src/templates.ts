@@ -3,11 +3,12 @@
  * (core API platform.templates.list, channel contract 1.3) whenever the campaign is saved or
  * scheduled: the connection's channel has templates, the template exists there in that
  * language, it is APPROVED, and the campaign gives exactly as many variables as its header and
- * body have. Headers with media and buttons with variables are refused: the core's template
- * send carries neither yet.
+ * body have, and a file of the header's kind when its header is an image, a video or a
+ * document (the campaign's headerMedia). Location headers and buttons with variables are
+ * refused: a campaign gives neither.
  */
 import type { Context } from "moleculer";
-import { coreApi, PluginError, templateVariables, type ChannelTemplate } from "@openatende/plugin-sdk";
+import { coreApi, PluginError, TEMPLATE_HEADER_FILE_TYPES, templateVariables, type ChannelTemplate } from "@openatende/plugin-sdk";
 import { ERROR_PREFIX, type WabaContent } from "./type";
 
 const code = (suffix: string) => `ERR_${ERROR_PREFIX}_${suffix}`;
@@ -18,6 +19,7 @@ export const WABA_CODES = {
   notApproved: code("TEMPLATE_NOT_APPROVED"),
   paramsMismatch: code("TEMPLATE_PARAMS_MISMATCH"),
   unsupported: code("TEMPLATE_UNSUPPORTED"),
+  headerFile: code("HEADER_FILE_REQUIRED"),
 } as const;
 
 /** The form's field each refusal points at (the shared screens mark `data.problems`' fields). */
@@ -50,7 +52,13 @@ async function findTemplate(ctx: Context, tenantId: number, connectionId: number
 export function checkTemplate(t: ChannelTemplate, content: WabaContent, connectionId: number): NonNullable<WabaContent["preview"]> {
   const { name, language } = content.template;
   if (t.status !== "APPROVED") throw new PluginError(WABA_CODES.notApproved, 400, { name, language, status: t.status, connectionId, ...onTemplate(WABA_CODES.notApproved) });
-  if (t.header && t.header.format !== "TEXT") throw new PluginError(WABA_CODES.unsupported, 400, { name, part: `header ${t.header.format}`, connectionId, ...onTemplate(WABA_CODES.unsupported) });
+  const format = t.header?.format ?? "NONE";
+  const fileTypes = format === "NONE" ? undefined : TEMPLATE_HEADER_FILE_TYPES[format];
+  if (format !== "NONE" && format !== "TEXT" && !fileTypes) throw new PluginError(WABA_CODES.unsupported, 400, { name, part: `header ${format}`, connectionId, ...onTemplate(WABA_CODES.unsupported) });
+  if (fileTypes && !fileTypes.includes(content.headerMedia?.mimeType ?? "")) {
+    throw new PluginError(WABA_CODES.headerFile, 400, { name, format, types: fileTypes.join(", "), connectionId, problems: { headerMedia: WABA_CODES.headerFile } });
+  }
+  if (!fileTypes && content.headerMedia) throw new PluginError(WABA_CODES.paramsMismatch, 400, { name, part: "header", expected: 0, got: 1, connectionId, ...onTemplate(WABA_CODES.paramsMismatch) });
   if ((t.buttons ?? []).some((b) => templateVariables(b.url ?? "").length > 0 || b.type === "COPY_CODE")) throw new PluginError(WABA_CODES.unsupported, 400, { name, part: "buttons", connectionId, ...onTemplate(WABA_CODES.unsupported) });
   const parts = [
     ["header", t.header?.text ?? "", content.header ?? []],

@@ -24,5 +24,7 @@ describe("the WABA campaign's variables", () => {
     const c: WabaContent = { template: { name: "promo", language: "pt_BR" }, header: ["{{firstName}}"], body: ["{{name}}", "X"], preview: { header: "Para {{1}}", body: "Olá {{1}}, cupom {{2}}", footer: null } };
     expect(wabaType.buildSend(c, ana, 0)).toEqual({ body: "Para Ana\n\nOlá Ana Maria Souza, cupom X", template: { name: "promo", language: "pt_BR", components: { header: { text: ["Ana"] }, body: ["Ana Maria Souza", "X"] } } });
     expect(wabaType.buildSend({ template: { name: "oi", language: "en" }, body: [], preview: { header: null, body: "Hi!", footer: null } }, ana, 0)).toEqual({ body: "Hi!", template: { name: "oi", language: "en" } });
+    const headerMedia = { path: "tenants/1/media/2026-11/x-oferta.png", mimeType: "image/png", fileName: "oferta.png" };
+    expect(wabaType.buildSend({ template: { name: "oferta", language: "pt_BR" }, body: ["{{firstName}}"], headerMedia, preview: { header: null, body: "Oi {{1}}", footer: null } }, ana, 0)).toEqual({ body: "Oi Ana", template: { name: "oferta", language: "pt_BR", components: { header: { media: headerMedia }, body: ["Ana"] } } });
   });
 });

@@ -7,6 +7,7 @@
  * each send stores the filled text the chat shows.
  */
 import type { CampaignTypeDefinition } from "@openatende/plugin-sdk";
+import type { CampaignFile } from "@openatende/campaign-engine";
 
 export const ERROR_PREFIX = "CAMPAIGN_WABA";
 
@@ -16,6 +17,8 @@ export interface WabaContent {
   body: string[];
   /** A TEXT header's variable (a header has at most one). */
   header?: string[];
+  /** An IMAGE, VIDEO or DOCUMENT header's file, stored with POST /campanhaswaba/media (the same for every contact). */
+  headerMedia?: CampaignFile | null;
   /** The approved template's texts, set by the server on save (a client's copy is replaced). */
   preview?: { header: string | null; body: string; footer: string | null };
 }
@@ -39,6 +42,13 @@ export const wabaContentParams = {
   },
   body: { type: "array", max: 100, items: variable },
   header: { type: "array", optional: true, max: 1, items: variable },
+  headerMedia: {
+    type: "object",
+    optional: true,
+    nullable: true,
+    strict: "remove",
+    props: { path: { type: "string", min: 1, max: 500 }, mimeType: { type: "string", min: 3, max: 120 }, fileName: { type: "string", min: 1, max: 255 } },
+  },
   preview: { type: "any", optional: true },
 };
 
@@ -84,7 +94,7 @@ export const wabaType: CampaignTypeDefinition<WabaContent> = {
     const header = (c.header ?? []).map((v) => fillVariable(v, contact));
     const p = c.preview;
     const text = p ? [p.header ? fillTemplateText(p.header, header) : null, fillTemplateText(p.body, body), p.footer].filter(Boolean).join("\n\n") : c.template.name;
-    const components = { ...(body.length ? { body } : {}), ...(header.length ? { header: { text: header } } : {}) };
+    const components = { ...(body.length ? { body } : {}), ...(c.headerMedia ? { header: { media: c.headerMedia } } : header.length ? { header: { text: header } } : {}) };
     return { body: text, template: { name: c.template.name, language: c.template.language, ...(Object.keys(components).length ? { components } : {}) } };
   },
 };

@@ -7,7 +7,7 @@
  */
 import { createTenant, uid, type Auth, type Res, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { allow, connection, createSuper, routesReady, startWabaCore, templatesOn, visitor } from "./setup";
-import { IMAGE_HEADER, PENDING, PROMO, PROMO_CONTENT } from "./templates";
+import { IMAGE_HEADER, LOCATION_HEADER, PENDING, PROMO, PROMO_CONTENT } from "./templates";
 
 jest.setTimeout(180_000);
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
   await routesReady(t, a.admin);
   c1 = await connection(t, a, "Oficial");
   c2 = await connection(t, a, "Oficial 2");
-  await templatesOn(t, a.tenantId, c1, [PENDING, IMAGE_HEADER, PROMO]);
+  await templatesOn(t, a.tenantId, c1, [PENDING, IMAGE_HEADER, LOCATION_HEADER, PROMO]);
   await templatesOn(t, a.tenantId, c2, [PROMO]);
 });
 afterAll(async () => {
@@ -56,7 +56,7 @@ it("refuses templates missing, not approved, with other variables or media heade
   expectError(await t.api.post("/campanhaswaba", draft(content({ template: { name: PENDING.name, language: "pt_BR" } })), a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_NOT_APPROVED", { status: "PENDING", connectionId: c1 });
   expectError(await t.api.post("/campanhaswaba", draft(content({ body: ["{{name}}", "NATAL10"] })), a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_PARAMS_MISMATCH", { part: "body", expected: 3, got: 2 });
   expectError(await t.api.post("/campanhaswaba", draft(content({ header: [] })), a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_PARAMS_MISMATCH", { part: "header", expected: 1, got: 0 });
-  expectError(await t.api.post("/campanhaswaba", draft({ connectionIds: [c1], ...content({ template: { name: IMAGE_HEADER.name, language: "pt_BR" } }) }), a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_UNSUPPORTED");
+  expectError(await t.api.post("/campanhaswaba", draft({ connectionIds: [c1], ...content({ template: { name: LOCATION_HEADER.name, language: "pt_BR" }, header: [] }) }), a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_UNSUPPORTED", { part: "header LOCATION" });
   expectError(await t.api.post("/campanhaswaba", draft(content({ body: ["{{email}}", "NATAL10", "25/12"] })), a.admin), 400, "ERR_CAMPAIGN_WABA_CONTENT_INVALID");
   expectError(await t.api.post("/campanhaswaba", draft(content({ template: { name: "Promo Natal", language: "pt_BR" } })), a.admin), 400, "ERR_VALIDATION");
 
@@ -69,6 +69,24 @@ it("refuses templates missing, not approved, with other variables or media heade
   // An update is checked the same way.
   const made = await t.api.post("/campanhaswaba", draft(), a.admin);
   expectError(await t.api.put("/campanhaswaba/item", { id: made.body.id, ...draft(content({ body: [] })) }, a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_PARAMS_MISMATCH");
+});
+
+it("an image header takes a file of its kind, uploaded to the campaign's files; a text header takes none", async () => {
+  const image = { template: { name: IMAGE_HEADER.name, language: "pt_BR" }, header: [], body: ["{{name}}", "NATAL10", "25/12"] };
+  expectError(await t.api.post("/campanhaswaba", draft({ connectionIds: [c1], content: image }), a.admin), 400, "ERR_CAMPAIGN_WABA_HEADER_FILE_REQUIRED", { format: "IMAGE", types: "image/jpeg, image/png" });
+  const upload = (fileName: string, mimeType: string, data: Buffer) => t.api.post("/campanhaswaba/media", { file: { fileName, mimeType, data: data.toString("base64") } }, a.admin);
+  const text = await upload("nota.txt", "text/plain", Buffer.from("oi"));
+  expect(text.status).toBe(200);
+  const file = (b: { path: string; mimeType: string; fileName: string }) => ({ path: b.path, mimeType: b.mimeType, fileName: b.fileName });
+  expectError(await t.api.post("/campanhaswaba", draft({ connectionIds: [c1], content: { ...image, headerMedia: file(text.body) } }), a.admin), 400, "ERR_CAMPAIGN_WABA_HEADER_FILE_REQUIRED");
+  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+  const up = await upload("oferta.png", "image/png", png);
+  expect(up.status).toBe(200);
+  const made = await t.api.post("/campanhaswaba", draft({ connectionIds: [c1], content: { ...image, headerMedia: file(up.body) } }), a.admin);
+  expect(made.status).toBe(200);
+  expect((await t.api.get(`/campanhaswaba/item?id=${made.body.id}`, a.admin)).body.content.headerMedia).toEqual(file(up.body));
+  // A TEXT header with a file: the header's parameters do not match.
+  expectError(await t.api.post("/campanhaswaba", draft({ content: { ...PROMO_CONTENT, headerMedia: file(up.body) } }), a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_PARAMS_MISMATCH", { part: "header" });
 });
 
 it("checks the template again on schedule: one paused since the campaign was saved is refused", async () => {

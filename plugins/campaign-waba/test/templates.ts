@@ -17,3 +17,4 @@ export const PROMO_CONTENT = { template: { name: PROMO.name, language: PROMO.lan
 
 export const PENDING: ChannelTemplate = { ...PROMO, id: "1002", name: "aviso_pendente", status: "PENDING" };
 export const IMAGE_HEADER: ChannelTemplate = { ...PROMO, id: "1003", name: "promo_imagem", header: { format: "IMAGE" } };
+export const LOCATION_HEADER: ChannelTemplate = { ...PROMO, id: "1004", name: "onde_estamos", header: { format: "LOCATION" } };

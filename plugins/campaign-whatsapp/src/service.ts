@@ -5,8 +5,7 @@
  * once and counts are the engine's; the type adds only its content (src/type.ts).
  */
 import { definePlugin } from "@openatende/plugin-sdk";
-import { campaignService } from "@openatende/campaign-engine";
-import { mediaActions } from "./media";
+import { campaignMediaActions, campaignService } from "@openatende/campaign-engine";
 import { normalContentParams, normalType } from "./type";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -19,7 +18,7 @@ const campaigns = campaignService({ type: normalType, errorPrefix: ERROR_PREFIX,
 export const campaignWhatsappPlugin = definePlugin({
   pkgJson: pkg,
   // The engine's routes, and the media upload of this type's content (src/media.ts).
-  service: { ...campaigns.service, actions: { ...campaigns.service.actions, ...mediaActions } },
+  service: { ...campaigns.service, actions: { ...campaigns.service.actions, ...campaignMediaActions("campanhas", "BASIC") } },
   platformEvents: campaigns.platformEvents,
 });
 

@@ -6,6 +6,7 @@
  * Type-only imports: the remote must not bundle the SDK's server code.
  */
 import type { ChannelTemplate, TemplateSendComponents } from "@openatende/plugin-sdk";
+import { TEMPLATE_HEADER_FILE_TYPES } from "@openatende/plugin-sdk/src/templates";
 
 /** One value the agent fills: `header.1`, `body.2`, `button.1` (a button's index). */
 export interface TemplateField {
@@ -34,12 +35,9 @@ export function fillText(text: string, values: Record<number, string | undefined
   });
 }
 
-/** The files an IMAGE, VIDEO or DOCUMENT header takes (Meta's types for each); null for a text header or none. */
-const HEADER_FILES: Record<string, string> = { IMAGE: "image/jpeg,image/png", VIDEO: "video/mp4,video/3gpp", DOCUMENT: "application/pdf" };
-
-/** The `accept` of the header's file input when each send needs a file; null otherwise. */
+/** The `accept` of the header's file input when each send needs a file (an IMAGE, VIDEO or DOCUMENT header); null otherwise. */
 export function headerFileTypes(t: Pick<ChannelTemplate, "header">): string | null {
-  return (t.header && HEADER_FILES[t.header.format]) ?? null;
+  return (t.header && TEMPLATE_HEADER_FILE_TYPES[t.header.format]?.join(",")) || null;
 }
 
 /** A header the picker cannot fill (a location: Meta needs its coordinates for each send). */

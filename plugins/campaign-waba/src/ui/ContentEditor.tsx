@@ -8,7 +8,8 @@
 import { useEffect, useMemo, useState } from "react";
 import { Alert, Card, Form, Input, Select, Space, Tag, Typography } from "antd";
 import type { CampaignContentEditorProps } from "@openatende/campaign-engine/src/ui";
-import type { ChannelTemplate, TemplatesListResult } from "@openatende/plugin-sdk/src/templates";
+import { TEMPLATE_HEADER_FILE_TYPES, type ChannelTemplate, type TemplatesListResult } from "@openatende/plugin-sdk/src/templates";
+import { HeaderFileField } from "./HeaderFileField";
 import { CONTACT_PLACEHOLDERS, type WabaContent } from "../type";
 import { choose, emptyWabaContent, keyOf, previewOf, statesOf, templateChoices, type ConnectionTemplates, type TemplateState } from "./model";
 
@@ -110,6 +111,9 @@ export default function ContentEditor({ runtime, value, onChange, errors, connec
             <div style={{ whiteSpace: "pre-wrap" }}>{previewOf(template.body.text, content.body ?? [])}</div>
             {template.footer?.text ? <Typography.Text type="secondary">{template.footer.text}</Typography.Text> : null}
           </Card>
+          {template.header && TEMPLATE_HEADER_FILE_TYPES[template.header.format] ? (
+            <HeaderFileField runtime={runtime} types={TEMPLATE_HEADER_FILE_TYPES[template.header.format]!} value={content.headerMedia} onChange={(headerMedia) => onChange({ ...content, headerMedia })} disabled={disabled} error={errors.headerMedia} />
+          ) : null}
           {(content.header ?? []).map((_, i) => variableInput("header", i, t("waba.header")))}
           {(content.body ?? []).map((_, i) => variableInput("body", i, t("waba.variable", { n: i + 1 })))}
           {!content.header?.length && !content.body?.length ? <Typography.Text type="secondary">{t("waba.noVariables")}</Typography.Text> : null}

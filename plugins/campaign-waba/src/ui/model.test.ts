@@ -25,4 +25,15 @@ describe("the WABA template editor's model", () => {
     expect(validateWabaContent(c, (k) => k)).toEqual({ "header.0": "waba.required.variable" });
     expect(validateWabaContent({ template: { name: "", language: "" }, body: [] }, (k) => k)).toEqual({ "template.name": "waba.required.template" });
   });
+
+  it("keeps a header file only while the chosen template's header takes its type", () => {
+    const image: ChannelTemplate = { ...promo, name: "oferta", header: { format: "IMAGE" } };
+    const pdf: ChannelTemplate = { ...promo, name: "boleto", header: { format: "DOCUMENT" } };
+    const headerMedia = { path: "tenants/1/media/x.png", mimeType: "image/png", fileName: "x.png" };
+    const c = choose({ template: { name: "", language: "" }, body: [], headerMedia }, image);
+    expect(c.headerMedia).toEqual(headerMedia);
+    expect(variableCounts(image).header).toBe(0);
+    expect(choose(c, pdf).headerMedia).toBeUndefined();
+    expect(choose(c, promo).headerMedia).toBeUndefined();
+  });
 });

@@ -3,7 +3,7 @@
  * connections offer (one choice per name and language, with each connection's state of it), the
  * variables resized to the chosen template, and the preview of its texts.
  */
-import { templateVariables, type ChannelTemplate } from "@openatende/plugin-sdk/src/templates";
+import { TEMPLATE_HEADER_FILE_TYPES, templateVariables, type ChannelTemplate } from "@openatende/plugin-sdk/src/templates";
 import type { WabaContent } from "../type";
 
 /** A connection's templates as the editor loaded them: the list, or why there is none (an error code). */
@@ -46,8 +46,10 @@ export function resized(values: string[] | undefined, n: number): string[] {
 /** The content once a template is chosen: its name and language, the variables kept where they fit. */
 export function choose(content: WabaContent, t: ChannelTemplate): WabaContent {
   const n = variableCounts(t);
-  const { preview: _old, ...rest } = content;
-  return { ...rest, template: { name: t.name, language: t.language }, header: resized(content.header, n.header), body: resized(content.body, n.body) };
+  const { preview: _old, headerMedia, ...rest } = content;
+  // A header file is kept only while it is still of the header's types.
+  const keep = headerMedia && t.header && TEMPLATE_HEADER_FILE_TYPES[t.header.format]?.includes(headerMedia.mimeType);
+  return { ...rest, template: { name: t.name, language: t.language }, header: resized(content.header, n.header), body: resized(content.body, n.body), ...(keep ? { headerMedia } : {}) };
 }
 
 /** A template text with {{n}} shown as the variable's value ([n] while it is empty). */
