@@ -97,7 +97,7 @@ describe("main layout and dashboard", () => {
 
       // The menu: every core page, the plugins of the tenant's tier an admin uses (no PREMIUM campaigns on this tier), settings, the unread badge from the API.
       const menu = await page.locator("[data-testid=main-menu] .ant-menu-item").allInnerTexts();
-      expect(menu.map((m) => m.split("\n")[0].replace(/\d+/g, "").trim())).toEqual(["Painel", "Atendimentos", "Contatos", "Mensagens rápidas", "Campanhas", "Auto-resposta", "Kanban", "Notas", "Mensagens agendadas", "Painel de atendimentos", "Relatórios", "Módulos", "Configurações"]);
+      expect(menu.map((m) => m.split("\n")[0].replace(/\d+/g, "").trim())).toEqual(["Painel", "Atendimentos", "Contatos", "Mensagens rápidas", "Campanhas", "Auto-resposta", "Agendamentos", "Chat interno", "Kanban", "Notas", "Mensagens agendadas", "Painel de atendimentos", "Relatórios", "Módulos", "Configurações"]);
       // The admin's own count (it depends on the caller's queues), through the page's session.
       const unread = await page.evaluate(() => (window as any).__openatende.api.get("/tickets/unread-count"));
       expect(unread.open + unread.pending).toBeGreaterThan(0);
@@ -178,7 +178,7 @@ describe("main layout and dashboard", () => {
       expect(await page.isVisible("text=Seu desempenho")).toBe(true);
       expect(await page.locator("[data-testid=mass-actions]").count()).toBe(0);
       const menu = await page.locator("[data-testid=main-menu] .ant-menu-item").allInnerTexts();
-      expect(menu.map((m) => m.split("\n")[0].replace(/\d+/g, "").trim())).toEqual(["Painel", "Atendimentos", "Contatos", "Mensagens rápidas", "Kanban", "Notas", "Mensagens agendadas"]);
+      expect(menu.map((m) => m.split("\n")[0].replace(/\d+/g, "").trim())).toEqual(["Painel", "Atendimentos", "Contatos", "Mensagens rápidas", "Agendamentos", "Chat interno", "Kanban", "Notas", "Mensagens agendadas"]);
       await page.evaluate(() => (window.location.hash = "#/configuracoes/usuarios"));
       await page.waitForFunction(() => (window as any).__openatende.ui.history.some((n: any) => n.title === "Sem permissão"));
       await page.waitForFunction(() => window.location.hash === "#/home");
