@@ -308,3 +308,4 @@ export { startPluginNode, type PluginNode } from "./plugin-node";
 export { transporterForPluginNodes } from "../src/plugins/external";
 // …and signs an access token the way the core does (a client's expiry and refresh handling).
 export { signAccessToken } from "../src/auth/tokens";
+export { ok, expectError, waitFor } from "./assertions";

@@ -6,29 +6,17 @@
  * the ticket's state and logs, and the flow's runs.
  */
 import { QueryTypes } from "sequelize";
-import { createTenant, startCore, uid, type Auth, type Res, type TenantFixture, type TestCore } from "@openatende/core/testkit";
+import { createTenant, startCore, uid, type Auth, type Res, type TenantFixture, type TestCore, ok, waitFor as sharedWaitFor } from "@openatende/core/testkit";
 import type { Flow, FlowEdge, FlowNode, FlowRun, NodeData } from "../src/model";
+export { ok };
+
+/** The testkit's waitFor, by default 20 s at most, every 60 ms. */
+export const waitFor = <T>(what: string, read: () => Promise<T>, good: (v: T) => boolean, ms = 20_000) => sharedWaitFor(what, read, good, ms, 60);
 
 export type { TestCore, TenantFixture };
 
-export async function waitFor<T>(what: string, read: () => Promise<T>, good: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (good(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 60));
-  }
-}
-
 /** Lets what just happened run its course before a test says nothing followed from it. */
 export const settle = (ms = 700) => new Promise((r) => setTimeout(r, ms));
-
-export async function ok<T = any>(p: Promise<Res<T>>, status = 200): Promise<T> {
-  const r = await p;
-  if (r.status !== status) throw new Error(`expected ${status}, got ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
 
 /** A core whose outbound URL policy lets webhooks reach the test's local servers. */
 export function engineCore(opts: Parameters<typeof startCore>[0] = {}): Promise<TestCore> {

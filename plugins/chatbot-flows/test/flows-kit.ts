@@ -2,32 +2,15 @@
  * What the flows' API tests share: a core with the bundled plugins (chatbot-flows among them),
  * request helpers, and small valid flows to change one thing at a time.
  */
-import { startCore, uid, type Res, type TestCore } from "@openatende/core/testkit";
+import { startCore, uid, type Res, type TestCore, ok, expectError, waitFor as sharedWaitFor } from "@openatende/core/testkit";
 import type { AutoReplyStep, FlowEdge, FlowGraph, FlowNode } from "../src/model";
+export { ok, expectError };
+
+/** The testkit's waitFor, by default 30 s at most, every 100 ms. */
+export const waitFor = <T>(what: string, read: () => Promise<T>, good: (v: T) => boolean, ms = 30_000) => sharedWaitFor(what, read, good, ms, 100);
 
 export async function coreWithFlows(): Promise<TestCore> {
   return startCore({ env: { NAMESPACE: `flows-${uid()}` } });
-}
-
-export function expectError(r: Res, status: number, code: string, data?: Record<string, unknown>) {
-  expect({ status: r.status, error: r.body?.error }).toEqual({ status, error: code });
-  if (data) expect(r.body.data).toMatchObject(data);
-}
-
-export async function ok<T = any>(p: Promise<Res<T>>, status = 200): Promise<T> {
-  const r = await p;
-  if (r.status !== status) throw new Error(`expected ${status}, got ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
-
-export async function waitFor<T>(what: string, read: () => Promise<T>, good: (v: T) => boolean, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (good(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const pos = (i: number) => ({ x: i * 200, y: 0 });

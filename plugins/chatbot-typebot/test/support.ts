@@ -5,7 +5,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { QueryTypes } from "sequelize";
-import { createSuper, uid, type Auth, type Res, type TenantFixture, type TestCore } from "@openatende/core/testkit";
+import { createSuper, uid, type Auth, type Res, type TenantFixture, type TestCore, ok, expectError, waitFor as sharedWaitFor } from "@openatende/core/testkit";
+export { ok, expectError };
+
+/** The testkit's waitFor, by default 20 s at most, every 60 ms. */
+export const waitFor = <T>(what: string, read: () => Promise<T>, good: (v: T) => boolean, ms = 20_000) => sharedWaitFor(what, read, good, ms, 60);
 
 /** A clock the core decides by (startCore({ clock })), moved by the test. */
 export class Clock {
@@ -16,26 +20,6 @@ export class Clock {
   advance(ms: number): void {
     this.t += ms;
   }
-}
-
-export async function waitFor<T>(what: string, read: () => Promise<T>, good: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (good(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 600)}`);
-    await new Promise((r) => setTimeout(r, 60));
-  }
-}
-
-export async function ok<T = any>(p: Promise<Res<T>>, status = 200): Promise<T> {
-  const r = await p;
-  if (r.status !== status) throw new Error(`expected ${status}, got ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
-
-export function expectError(r: Res, status: number, code: string) {
-  expect({ status: r.status, error: r.body?.error }).toEqual({ status, error: code });
 }
 
 /** Allows the bundled plugin for the tenants (platform level) and waits for its routes. */

@@ -5,9 +5,13 @@
  * reached the channel, in order), and readers of the plugin's surveys and jobs.
  */
 import { randomUUID } from "node:crypto";
-import { createTenant, startCore, uid, type Auth, type Res, type TenantFixture, type TestCore } from "@openatende/core/testkit";
+import { createTenant, startCore, uid, type Auth, type Res, type TenantFixture, type TestCore, ok, expectError, waitFor as sharedWaitFor } from "@openatende/core/testkit";
 import { TestClock } from "../../../core/src/lib/clock";
 import { schedulerOf } from "../../../core/src/scheduler";
+export { ok, expectError };
+
+/** The testkit's waitFor, by default 15 s at most, every 60 ms. */
+export const waitFor = <T>(what: string, read: () => Promise<T>, good: (v: T) => boolean, ms = 15_000) => sharedWaitFor(what, read, good, ms, 60);
 
 export type { Auth, Res, TenantFixture, TestCore };
 export { TestClock };
@@ -26,26 +30,6 @@ export const tick = (t: TestCore) => schedulerOf(t.core.broker).tick();
 export async function later(t: TestCore, clock: TestClock, ms: number): Promise<void> {
   clock.set(Math.max(clock.now(), Date.now()) + ms);
   await tick(t);
-}
-
-export async function ok<T = any>(p: Promise<Res<T>>, status = 200): Promise<T> {
-  const r = await p;
-  if (r.status !== status) throw new Error(`expected ${status}, got ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
-
-export function expectError(r: Res, status: number, code: string) {
-  expect({ status: r.status, error: r.body?.error }).toEqual({ status, error: code });
-}
-
-export async function waitFor<T>(what: string, read: () => Promise<T>, good: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (good(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 60));
-  }
 }
 
 /** Lets what just happened run its events before a test says nothing followed. */

@@ -5,34 +5,15 @@
  * birthdays; what the core stored as sent, and SQL on the plugin's own database.
  */
 import { createConnection } from "mysql2/promise";
-import { createSuper, createTenant, startCore, uid, type Auth, type Res, type StartOptions, type TenantFixture, type TestCore } from "@openatende/core/testkit";
+import { createSuper, createTenant, startCore, uid, type Auth, type Res, type StartOptions, type TenantFixture, type TestCore, ok, expectError, waitFor } from "@openatende/core/testkit";
 import { TestClock } from "../../../core/src/lib/clock";
+export { ok, expectError, waitFor };
 
 export type { Auth, Res, TenantFixture, TestCore };
 export { TestClock };
 
 export const MIN = 60_000;
 export const API = "/relatorios/aniversariantes";
-
-export async function ok<T = any>(p: Promise<Res<T>>, status = 200): Promise<T> {
-  const r = await p;
-  if (r.status !== status) throw new Error(`expected ${status}, got ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
-
-export function expectError(r: Res, status: number, code: string) {
-  expect({ status: r.status, error: r.body?.error }).toEqual({ status, error: code });
-}
-
-export async function waitFor<T>(what: string, read: () => Promise<T>, good: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (good(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Long enough for several scheduler ticks to have run whatever was due. */
 export const settle = (ms = 1500) => new Promise((r) => setTimeout(r, ms));

@@ -5,30 +5,10 @@
  * downloads.
  */
 import { createConnection } from "mysql2/promise";
-import type { Auth, Res, TenantFixture, TestCore } from "@openatende/core/testkit";
-import { uid } from "@openatende/core/testkit";
+import { type Auth, type Res, type TenantFixture, type TestCore, uid, ok, expectError, waitFor } from "@openatende/core/testkit";
+export { ok, expectError, waitFor };
 
 export const MIN = 60_000;
-
-export async function ok<T = any>(p: Promise<Res<T>>, status = 200): Promise<T> {
-  const r = await p;
-  if (r.status !== status) throw new Error(`expected ${status}, got ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
-
-export function expectError(r: Res, status: number, code: string) {
-  expect({ status: r.status, error: r.body?.error }).toEqual({ status, error: code });
-}
-
-export async function waitFor<T>(what: string, read: () => Promise<T>, good: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (good(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 export interface Seeded {
   conn: number;
