@@ -159,8 +159,17 @@ export function createPlatformService(deps: CoreDeps): ServiceSchema {
       },
 
       "tickets.get": {
-        params: { ...T, id },
-        handler: (ctx: P<"platform.tickets.get">): R<"platform.tickets.get"> => ticketView(ctx, ctx.params.tenantId, ctx.params.id),
+        params: { ...T, id, visibleTo: { ...id, optional: true } },
+        async handler(ctx: P<"platform.tickets.get">): R<"platform.tickets.get"> {
+          const { tenantId, id: ticketId, visibleTo } = ctx.params;
+          if (visibleTo) {
+            // The ticket as that user's own request would find it: the tickets domain's visibility rule.
+            const u = await call(ctx, "users.getInternal", { id: visibleTo });
+            if (!u || u.tenantId !== tenantId || u.deletedAt) throw new AppError("ERR_TICKET_NOT_FOUND", { id: ticketId });
+            await call(ctx, "tickets.visible", { id: ticketId }, { meta: { ...ctx.meta, user: { id: u.id, tenantId, profile: u.profile, isSupport: !!u.isSupport } } });
+          }
+          return ticketView(ctx, tenantId, ticketId);
+        },
       },
       "tickets.list": {
         params: {

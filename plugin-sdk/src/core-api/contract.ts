@@ -248,7 +248,12 @@ export interface PlatformActions {
    * tenant's is ERR_CONTACT_NOT_FOUND naming every such id.
    */
   "platform.contacts.addresses": { params: T & { ids: number[] }; result: Array<{ id: number; address: string | null }> };
-  "platform.tickets.get": { params: T & { id: number }; result: PlatformTicket };
+  /**
+   * `visibleTo`: a user of the tenant the ticket must be visible to, by the visibility settings
+   * (spec §6: queues, someone else's tickets, chatbot and unassigned ones, hidden groups) — for
+   * a plugin route acting for its caller. Not visible to them, or another tenant's: ERR_TICKET_NOT_FOUND.
+   */
+  "platform.tickets.get": { params: T & { id: number; visibleTo?: number }; result: PlatformTicket };
   "platform.tickets.list": { params: T & TicketQuery; result: Page<PlatformTicket> };
   "platform.tickets.update": { params: T & { id: number } & TicketChange; result: PlatformTicket };
   "platform.messages.list": { params: T & { ticketId: number } & PageParams; result: Page<PlatformMessage> };

@@ -79,6 +79,11 @@ interface QuestionnaireParams {
 
 const newQuestionId = () => randomBytes(6).toString("hex");
 
+/** The ticket as the caller may see it (the core's visibility settings): another's or a hidden one answers ERR_TICKET_NOT_FOUND. */
+function visibleTicket(ctx: Ctx<unknown>, tenantId: number, id: number) {
+  return coreApi(ctx).tickets.get({ tenantId, id, ...(ctx.meta.user?.id ? { visibleTo: ctx.meta.user.id } : {}) });
+}
+
 function tenantOf(ctx: Ctx<unknown>): number {
   const t = ctx.meta.user?.tenantId;
   if (!t) throw Object.assign(new Error("ERR_SESSION_REQUIRED"), { type: "ERR_SESSION_REQUIRED", code: 401, data: {} });
@@ -183,7 +188,7 @@ export const closureQuestionnairesPlugin = definePlugin({
         params: { ticketId: id },
         async handler(ctx: Ctx<{ ticketId: number }>) {
           const tenantId = tenantOf(ctx);
-          const ticket = await coreApi(ctx).tickets.get({ tenantId, id: ctx.params.ticketId });
+          const ticket = await visibleTicket(ctx, tenantId, ctx.params.ticketId);
           const store = storeOf(this);
           const asked = await askedFor(store, tenantId, ticket);
           const stored = asked.length ? await store.answersOf(tenantId, ticket.id) : new Map();
@@ -200,7 +205,7 @@ export const closureQuestionnairesPlugin = definePlugin({
         },
         async handler(ctx: Ctx<{ ticketId: number; answers: Array<{ questionnaireId: number; values: Record<string, unknown> }> }>) {
           const tenantId = tenantOf(ctx);
-          const ticket = await coreApi(ctx).tickets.get({ tenantId, id: ctx.params.ticketId });
+          const ticket = await visibleTicket(ctx, tenantId, ctx.params.ticketId);
           if (ticket.status === "closed") throw new PluginError("ERR_CLOSURE_TICKET_CLOSED", 409, { ticketId: ticket.id });
           const store = storeOf(this);
           const asked = new Map((await askedFor(store, tenantId, ticket)).map((qn) => [qn.id, qn]));
@@ -224,7 +229,7 @@ export const closureQuestionnairesPlugin = definePlugin({
         params: { ticketId: id },
         async handler(ctx: Ctx<{ ticketId: number }>) {
           const tenantId = tenantOf(ctx);
-          const ticket = await coreApi(ctx).tickets.get({ tenantId, id: ctx.params.ticketId });
+          const ticket = await visibleTicket(ctx, tenantId, ctx.params.ticketId);
           const store = storeOf(this);
           const [answers, skips] = await Promise.all([store.answersOf(tenantId, ticket.id), store.skipsOfTicket(tenantId, ticket.id)]);
           return {

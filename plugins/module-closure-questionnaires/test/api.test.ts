@@ -221,6 +221,17 @@ describe("closure questionnaires in a core (MariaDB)", () => {
       await t.api.post("/closure-questionnaires/answers", { ticketId: ticketA, answers: [{ questionnaireId: qn.id, values: {} }] }, b.agent),
     ])
       expect(r.status).toBe(404);
+    // A ticket of a queue the agent is not in is not theirs to see (spec §6): 404 there too, while an admin sees it.
+    const elsewhere = await inbound("Iara");
+    await ok(t.api.put(`/tickets/${elsewhere}`, { queueId: a.queueIds[1] }, a.admin));
+    expect((await t.api.get(`/tickets/${elsewhere}`, a.agent)).status).toBe(404);
+    for (const r of [
+      await t.api.get(`/closure-questionnaires/ticket?ticketId=${elsewhere}`, a.agent),
+      await t.api.get(`/closure-questionnaires/closures?ticketId=${elsewhere}`, a.agent),
+      await t.api.post("/closure-questionnaires/answers", { ticketId: elsewhere, answers: [] }, a.agent),
+    ])
+      expectError(r, 404, "ERR_TICKET_NOT_FOUND");
+    expect((await t.api.get(`/closure-questionnaires/ticket?ticketId=${elsewhere}`, a.admin)).status).toBe(200);
     // A's questionnaire id on A's ticket, but a questionnaire A does not have: 404 too.
     expectError(await t.api.post("/closure-questionnaires/answers", { ticketId: ticketA, answers: [{ questionnaireId: qn.id + 1, values: {} }] }, a.agent), 404, "ERR_CLOSURE_QUESTIONNAIRE_NOT_FOUND");
   });
