@@ -169,8 +169,13 @@ describe("appointments routes (MariaDB)", () => {
   });
 
   it("lists a range (of one user) and downloads it as an .ics file", async () => {
-    const x = await ok(t.api.post("/appointments", { ...base(), message: "Retorno; trazer exames, por favor" }, a.admin), 201);
-    const y = await ok(t.api.post("/appointments", { ...base(), userId: a.admin.userId }, a.admin), 201);
+    // Two days of their own, far from the other tests' appointments (which follow the clock), whatever the hour the test runs at.
+    const onDay = (days: number, hourUtc: number) => {
+      const d = new Date(Date.now() + days * DAY);
+      return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), hourUtc)).toISOString();
+    };
+    const x = await ok(t.api.post("/appointments", { ...base(), startAt: onDay(40, 17), message: "Retorno; trazer exames, por favor" }, a.admin), 201);
+    const y = await ok(t.api.post("/appointments", { ...base(), startAt: onDay(41, 18), userId: a.admin.userId }, a.admin), 201);
     const from = encodeURIComponent(x.startAt);
     const to = encodeURIComponent(new Date(Date.parse(y.endAt)).toISOString());
     const ids = async (q: string) => (await ok(t.api.get(`/appointments?${q}`, a.admin))).map((r: { id: number }) => r.id);
