@@ -6,7 +6,7 @@
  */
 import { FakeGraph } from "../../channel-waba/test/fake-graph";
 import { FakeTemplates } from "../../channel-waba/test/fake-graph-templates";
-import { ALWAYS, Clock, MIN, ahead, expectError, ok, serviceOf, settle, waitFor, type TestCore } from "./kit";
+import { ALWAYS, Clock, MIN, expectError, ok, serviceOf, settle, slot, waitFor, type TestCore } from "./kit";
 import { createTenant, startCore, uid, type TenantFixture } from "@openatende/core/testkit";
 
 jest.setTimeout(240_000);
@@ -39,7 +39,8 @@ it("books a WABA template appointment only with the template's variables, and se
 
   const pdf = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
   const attachment = await ok(t.api.post("/appointments/attachment", { file: { fileName: "preparo.pdf", mimeType: "application/pdf", data: pdf.toString("base64") } }, f.admin));
-  const at = ahead(clock, 2 * 60 * MIN);
+  // Not across midnight (São Paulo): a late-evening start moves to the next morning.
+  const at = slot(clock, 2 * 60 * MIN);
   const base = { contactId, connectionId: conn.id, userId: f.agent.userId, serviceId: service.id, startAt: new Date(at).toISOString(), message: "Lembrete da sua consulta", attachment: { path: attachment.path, mimeType: attachment.mimeType, fileName: attachment.fileName } };
   expectError(await t.api.post("/appointments", { ...base, template: { name: "lembrete_consulta", language: "pt_BR", params: ["Ana"] } }, f.admin), 400, "ERR_APPOINTMENT_TEMPLATE_PARAMS");
   expectError(await t.api.post("/appointments", { ...base, template: { name: "nao_existe", language: "pt_BR", params: [] } }, f.admin), 400, "ERR_APPOINTMENT_TEMPLATE_NOT_FOUND");
