@@ -6,7 +6,7 @@
  * down, and across restarts of the core between the reminders; a moved appointment sends at
  * its new time only, a deleted one never.
  */
-import { ahead, appointmentsCore, clinic, Clock, HOUR, MIN, ok, pluginSql, sentOn, settle, waitFor, type Clinic, type TestCore } from "./kit";
+import { ahead, appointmentsCore, clinic, Clock, HOUR, MIN, ok, pluginSql, sentOn, settle, slot, waitFor, type Clinic, type TestCore } from "./kit";
 
 jest.setTimeout(240_000);
 
@@ -36,7 +36,7 @@ const restart = async () => {
 
 describe("firing appointments (MariaDB, test clock)", () => {
   it("sends each reminder and then the message once, across two restarts, and closes the ticket", async () => {
-    const at = ahead(clock, 3 * HOUR);
+    const at = slot(clock, 3 * HOUR);
     const m = await book({
       contactId: a.contacts[0],
       startAt: new Date(at).toISOString(),
@@ -98,7 +98,7 @@ describe("firing appointments (MariaDB, test clock)", () => {
   });
 
   it("a moved appointment sends at its new time only; a deleted one never; a reminder removed is not sent", async () => {
-    const at = ahead(clock, 2 * HOUR);
+    const at = slot(clock, 2 * HOUR);
     // The admin's calendar: the agent's appointments of the other tests never meet these.
     const moved = await book({ userId: a.admin.userId, contactId: a.contacts[1], startAt: new Date(at).toISOString(), message: "Consulta remarcada", reminders: [{ amount: 1, unit: "hours" }] });
     const later = at + HOUR;
