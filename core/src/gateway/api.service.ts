@@ -148,26 +148,37 @@ export function createApiService(deps: CoreDeps): ServiceSchema {
     // webhook whose signature covers the exact bytes; a body too large for one packet).
     if ((req as { $streamBody?: boolean }).$streamBody) return done();
     const parsed = (err?: unknown) => {
-      if (err && (err as { type?: string }).type === "entity.too.large") drainRefused(req, res);
-      done(err);
+      if (err && (err as { type?: string }).type === "entity.too.large") drainRefused(req, res, () => done(err));
+      else done(err);
     };
     jsonBody(req, res, (err?: unknown) => (err ? parsed(err) : formBody(req, res, parsed)));
   }
 
   /**
    * A body refused for its size (the parser stops reading at once when Content-Length says
-   * too much) is read to its end and thrown away, up to a cap, so the client, still uploading,
-   * gets the 413 rather than a connection reset; past the cap the connection is cut.
+   * too much) is read to its end and thrown away, up to a cap, and only then answered: a 413
+   * sent while the client is still uploading, on a connection the server then closes, reaches
+   * the client as a reset mid-upload rather than as the answer. Past the cap the connection
+   * is cut.
    */
-  function drainRefused(req: IncomingMessage, res: ServerResponse) {
+  function drainRefused(req: IncomingMessage, res: ServerResponse, answer: () => void) {
     // Never reused: a client that stops uploading once it has the answer leaves the rest of
     // this body where its next request would start.
     res.setHeader("Connection", "close");
     let seen = 0;
+    let answered = false;
+    const once = () => {
+      if (answered) return;
+      answered = true;
+      answer();
+    };
+    if (req.readableEnded || req.complete) return once();
     req.on("data", (chunk: Buffer) => {
       seen += chunk.length;
       if (seen > DRAIN_MAX) req.destroy();
     });
+    req.once("end", once);
+    req.once("close", once);
     req.resume();
   }
 
