@@ -96,6 +96,8 @@ describe("main layout and dashboard", () => {
       expect((await agentRow.innerText()).replace(/\s+/g, " ")).toMatch(/Agent 1 1 .+ 100%/);
 
       // The menu: every core page, the plugins of the tenant's tier an admin uses (no PREMIUM campaigns on this tier), settings, the unread badge from the API.
+      // Plugins add their items as their remotes register, after the page's own blocks are up.
+      await page.waitForFunction(() => (window as any).__openatende?.plugins.loaded === true, null, { timeout: 30_000 });
       const menu = await page.locator("[data-testid=main-menu] .ant-menu-item").allInnerTexts();
       expect(menu.map((m) => m.split("\n")[0].replace(/\d+/g, "").trim())).toEqual(["Painel", "Atendimentos", "Contatos", "Mensagens rápidas", "Campanhas", "Auto-resposta", "Agendamentos", "Chat interno", "Kanban", "Notas", "Mensagens agendadas", "Painel de atendimentos", "Relatórios", "Módulos", "Configurações"]);
       // The admin's own count (it depends on the caller's queues), through the page's session.
