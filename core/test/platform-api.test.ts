@@ -100,6 +100,9 @@ describe("core API of plugins (MariaDB)", () => {
     expect(sent).toMatchObject({ ticketId: aTicket.ticketId, fromMe: true, userId: null, body: "Olá da sonda", status: "sent" });
     const after = await probeCall(t, "platform.messages.list", { tenantId: a.tenantId, ticketId: aTicket.ticketId, limit: 1 });
     expect(after).toMatchObject({ count: 2, hasMore: true, rows: [{ id: sent.id }] });
+    // One message by id, its status as it is now.
+    expect(await probeCall(t, "platform.messages.get", { tenantId: a.tenantId, id: sent.id })).toEqual({ ...sent, createdAt: expect.any(String) });
+    expect((await rejection(probeCall(t, "platform.messages.get", { tenantId: a.tenantId, id: 987654321 }))).type).toBe("ERR_MESSAGE_NOT_FOUND");
     expect((await rejection(probeCall(t, "platform.messages.send", { tenantId: a.tenantId, ticketId: aOther.ticketId, body: "closed" }))).type).toBe("ERR_TICKET_NOT_FOUND");
     // Called while handling an agent's request (a plugin route): still the plugin's message, and the agent stays the request's.
     const meta: Record<string, unknown> = { user: { id: a.admin.userId, tenantId: a.tenantId, profile: "admin", isMaster: false, isSupport: false, sessionId: "s" } };
@@ -181,6 +184,8 @@ describe("core API of plugins (MariaDB)", () => {
     expect(await code(probeCall(t, "platform.tickets.update", { tenantId: T, id: bTicket.ticketId, status: "closed" }))).toBe("ERR_TICKET_NOT_FOUND");
     expect(await code(probeCall(t, "platform.messages.list", { tenantId: T, ticketId: bTicket.ticketId }))).toBe("ERR_TICKET_NOT_FOUND");
     expect(await code(probeCall(t, "platform.messages.send", { tenantId: T, ticketId: bTicket.ticketId, body: "x" }))).toBe("ERR_TICKET_NOT_FOUND");
+    const bMessage = (await t.api.get(`/messages/${bTicket.ticketId}`, b.admin)).body.messages[0];
+    expect(await code(probeCall(t, "platform.messages.get", { tenantId: T, id: bMessage.id }))).toBe("ERR_MESSAGE_NOT_FOUND");
     expect(await code(probeCall(t, "platform.contacts.get", { tenantId: T, id: bTicket.contactId }))).toBe("ERR_CONTACT_NOT_FOUND");
     expect(await code(probeCall(t, "platform.contacts.update", { tenantId: T, id: bTicket.contactId, name: "x" }))).toBe("ERR_CONTACT_NOT_FOUND");
     expect(await code(probeCall(t, "platform.users.get", { tenantId: T, id: b.admin.userId }))).toBe("ERR_USER_NOT_FOUND");

@@ -38,6 +38,8 @@ export interface MessagesActions {
   "messages.lastInbound": { params: { tenantId: number; ticketIds: number[]; since: number }; result: number | null };
   /** The core API of plugins (platform.ts): a page of a ticket's messages, newest first. */
   "messages.query": { params: { tenantId: number; ticketId: number; offset: number; limit: number }; result: { rows: MessageView[]; count: number; hasMore: boolean } };
+  /** The core API of plugins: one message of the tenant's by id; null when there is none. */
+  "messages.one": { params: { tenantId: number; id: number }; result: MessageView | null };
   /** A plugin's text through the ticket's connection, the way an agent's goes, with no user. */
   /** `afterClose` (internal, the automation's farewell and closing texts): a ticket closed in the last minutes takes it too. */
   /** `media`: a file of the tenant's (platform.files.upload), `body` its caption (may then be empty). */

@@ -112,6 +112,16 @@ export function platformMessageActions(model: ReturnType<typeof defineMessage>, 
       },
     },
 
+    /** messages.one: one message of the tenant's (its status now: a campaign whose ack came before it recorded the send); null when unknown. */
+    one: {
+      visibility: "public",
+      params: { tenantId: id, id },
+      async handler(ctx: Ctx<MessagesActions["messages.one"]["params"]>): Promise<MessagesActions["messages.one"]["result"]> {
+        const m = await model.findOne({ where: { id: ctx.params.id, tenantId: ctx.params.tenantId } });
+        return m ? view(m) : null;
+      },
+    },
+
     /** messages.platformSend: a text, a file or a template through the ticket's connection, as the plugin. */
     platformSend: {
       visibility: "public",

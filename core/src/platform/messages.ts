@@ -2,7 +2,8 @@
  * The core API's message and template actions (plugin-sdk core-api/contract.ts). Part of the
  * platform service, whose `before` hook has checked the caller and the tenant.
  *
- * - platform.messages.list / send: a ticket's messages, and a send through its connection;
+ * - platform.messages.list / get / send: a ticket's messages, one message (its status now), and a
+ *   send through its connection;
  * - platform.messages.sendTo: a send to a contact on a connection (scheduled messages,
  *   campaigns), through its active ticket there or one opened for it (messages/platform.ts);
  * - platform.templates.list: a connection's templates, from its channel (contract 1.3);
@@ -56,6 +57,14 @@ export function messagesActions(pageOf: (p: { page?: number; limit?: number }) =
       async handler(ctx: P<"platform.messages.list">): R<"platform.messages.list"> {
         const r = await call(ctx, "messages.query", { tenantId: ctx.params.tenantId, ticketId: ctx.params.ticketId, ...pageOf(ctx.params) });
         return { rows: r.rows.map(messageOf), count: r.count, hasMore: r.hasMore };
+      },
+    },
+    "messages.get": {
+      params: { ...T, id },
+      async handler(ctx: P<"platform.messages.get">): R<"platform.messages.get"> {
+        const m = await call(ctx, "messages.one", { tenantId: ctx.params.tenantId, id: ctx.params.id });
+        if (!m) throw new AppError("ERR_MESSAGE_NOT_FOUND", { id: ctx.params.id });
+        return messageOf(m);
       },
     },
     "messages.send": {

@@ -25,6 +25,8 @@ export interface DispatchPorts {
   send(p: { tenantId: number; contactId: number; connectionId: number } & PlatformSend): Promise<Pick<PlatformMessage, "id" | "status" | "failReason">>;
   /** Is the connection's business time open at `at`, and when does it open next. */
   businessTime(p: { tenantId: number; connectionId: number; at: number }): Promise<{ open: boolean; nextOpenAt: number | null }>;
+  /** A sent message's status now: its acks may have come before the send was recorded here, when no contact had its id. */
+  messageStatus(p: { tenantId: number; messageId: number }): Promise<string | null>;
 }
 
 export type DispatchOutcome =
@@ -154,6 +156,12 @@ export class CampaignDispatcher {
     }
     // A message sent before (the same key after a restart) may have had its acks already: its status says how far it got.
     const reached = (["delivered", "read", "played"] as const).find((x) => x === message.status) ?? "sent";
-    await table.update(mine, { status: failed ? "failed" : reached, messageId: message.id ? Number(message.id) : null, failReason: failed ? String(message.failReason ?? "send failed").slice(0, 255) : null, sentAt: now, updatedAt: now });
+    const messageId = message.id ? Number(message.id) : null;
+    await table.update(mine, { status: failed ? "failed" : reached, messageId, failReason: failed ? String(message.failReason ?? "send failed").slice(0, 255) : null, sentAt: now, updatedAt: now });
+    // An ack handled between the send's answer and the write above found no contact with this
+    // message: the message's status now is read once more and taken as an ack (only upwards).
+    if (failed || !messageId || reached === "played") return;
+    const status = await this.ports.messageStatus({ tenantId, messageId }).catch(() => null);
+    if (status && status !== reached) await this.store.ack(tenantId, messageId, status);
   }
 }

@@ -118,6 +118,7 @@ export function campaignService<Content>(opts: CampaignServiceOptions<Content>) 
         now,
         random: Math.random,
         send: (p) => coreApi(this as never).messages.sendTo({ ...p, ticket: "closed" }),
+        messageStatus: async ({ tenantId, messageId }) => (await coreApi(this as never).messages.get({ tenantId, id: messageId })).status,
         businessTime: async ({ tenantId, connectionId, at }) => {
           const s = await coreApi(this as never).businessTime.state({ tenantId, target: { connectionId }, at });
           return { open: s.open, nextOpenAt: s.nextOpenAt };

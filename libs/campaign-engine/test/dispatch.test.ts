@@ -236,4 +236,22 @@ describe("dispatch", () => {
     expect(await w.store.ack(OTHER, ids[0], "read")).toBeNull();
     expect(await w.store.counts(TENANT, id)).toEqual({ contacts: 3, toSend: 0, delivered: 3, received: 3, read: 2, played: 1, failed: 0 });
   });
+
+  it("an ack that comes before the send is recorded is not lost: the message's status is read once the send is written", async () => {
+    const id = await scheduled(2, { minIntervalSeconds: 0, maxIntervalSeconds: 0 });
+    const early: Array<number | null> = [];
+    // The channel acks at once: the ack handler runs while the contact still has no message id.
+    w.core.onSent = async (m) => {
+      w.core.acks.set(m.id, m.contactId === 1 ? "read" : "delivered");
+      early.push(await w.store.ack(TENANT, m.id, w.core.acks.get(m.id)!));
+    };
+    try {
+      await drive(TENANT, id);
+    } finally {
+      w.core.onSent = null;
+    }
+    expect(early).toEqual([null, null]);
+    expect((await w.store.contacts(TENANT, id)).rows.map((r) => r.status)).toEqual(["read", "delivered"]);
+    expect(await w.store.counts(TENANT, id)).toMatchObject({ delivered: 2, read: 1 });
+  });
 });

@@ -45,6 +45,10 @@ export class FakeCore {
   /** Throws after the message is made (the worker dies right after the send). */
   dieAfterSend = 0;
   sendsAt: Array<{ connectionId: number; at: number }> = [];
+  /** Acks the channel reported per message id (the core's status now). */
+  acks = new Map<number, string>();
+  /** Awaited with each message before its send answers (an ack handled before the engine records the send). */
+  onSent: ((m: Sent) => Promise<void>) | null = null;
   private seq = 0;
 
   ports(random: () => number = () => 0.5): DispatchPorts {
@@ -63,11 +67,16 @@ export class FakeCore {
           this.sendsAt.push({ connectionId: p.connectionId, at: this.clock });
         }
         this.messages.set(key, m);
+        await this.onSent?.(m);
         if (this.dieAfterSend > 0) {
           this.dieAfterSend--;
           throw new Error("worker killed after the send");
         }
         return m;
+      },
+      messageStatus: async ({ messageId }) => {
+        for (const m of this.messages.values()) if (m.id === messageId) return this.acks.get(messageId) ?? m.status;
+        return null;
       },
       businessTime: async ({ connectionId }) => (this.closed.has(connectionId) ? { open: false, nextOpenAt: this.closed.get(connectionId)! } : { open: true, nextOpenAt: null }),
     };

@@ -17,6 +17,7 @@ const ACTIONS = [
   "tickets.list",
   "tickets.update",
   "messages.list",
+  "messages.get",
   "messages.send",
   "messages.sendTo",
   "templates.list",

@@ -49,6 +49,7 @@ export interface CoreApi {
   };
   messages: {
     list(p: Params<"platform.messages.list">): Result<"platform.messages.list">;
+    get(p: Params<"platform.messages.get">): Result<"platform.messages.get">;
     send(p: Params<"platform.messages.send">): Result<"platform.messages.send">;
     sendTo(p: Params<"platform.messages.sendTo">): Result<"platform.messages.sendTo">;
   };
@@ -111,7 +112,7 @@ export function coreApi(source: Source): CoreApi {
     call,
     contacts: { get: fn("platform.contacts.get"), list: fn("platform.contacts.list"), update: fn("platform.contacts.update"), addresses: fn("platform.contacts.addresses") },
     tickets: { get: fn("platform.tickets.get"), list: fn("platform.tickets.list"), update: fn("platform.tickets.update") },
-    messages: { list: fn("platform.messages.list"), send: fn("platform.messages.send"), sendTo: fn("platform.messages.sendTo") },
+    messages: { list: fn("platform.messages.list"), get: fn("platform.messages.get"), send: fn("platform.messages.send"), sendTo: fn("platform.messages.sendTo") },
     templates: { list: fn("platform.templates.list") },
     connections: { balance: fn("platform.connections.balance") },
     queues: { list: fn("platform.queues.list") },

@@ -267,6 +267,8 @@ export interface PlatformActions {
    * closure flow's question after an agent's close); without it a closed ticket is refused
    * (ERR_TICKET_NOT_FOUND).
    */
+  /** One message of the tenant's by id, its status as it is now; ERR_MESSAGE_NOT_FOUND for another tenant's. */
+  "platform.messages.get": { params: T & { id: number }; result: PlatformMessage };
   "platform.messages.send": { params: T & { ticketId: number; afterClose?: boolean } & PlatformSend; result: PlatformMessage };
   /**
    * Sends to a contact on a connection of the tenant (a scheduled message, a campaign's
