@@ -1,4 +1,4 @@
-import { templateProblems, templateVariables, type ChannelTemplate } from "./channel-contract";
+import { templateButtonParameters, templateProblems, templateVariables, type ChannelTemplate } from "./channel-contract";
 
 const base = (over: Partial<ChannelTemplate> = {}): Pick<ChannelTemplate, "header" | "body" | "buttons"> => ({
   body: { text: "Olá {{1}}, seu pedido {{2}} saiu para entrega.", example: ["Maria", "1234"] },
@@ -9,6 +9,24 @@ describe("templateVariables", () => {
   it("answers each variable once, in order of first use, spaces inside the braces allowed", () => {
     expect(templateVariables("{{2}} e {{ 1 }} e {{2}}")).toEqual([2, 1]);
     expect(templateVariables("sem variáveis")).toEqual([]);
+  });
+});
+
+describe("templateButtonParameters", () => {
+  it("answers the buttons that take a value at each send: a URL with {{1}} and a copy code required, a quick reply's payload optional, a fixed URL and a call button none", () => {
+    const buttons: ChannelTemplate["buttons"] = [
+      { type: "QUICK_REPLY", text: "Quero" },
+      { type: "URL", text: "Site", url: "https://loja.test/" },
+      { type: "URL", text: "Pedido", url: "https://loja.test/p/{{1}}", example: ["123"] },
+      { type: "PHONE_NUMBER", text: "Ligar", phoneNumber: "+5511999990000" },
+      { type: "COPY_CODE", text: "Copiar", example: ["NATAL10"] },
+    ];
+    expect(templateButtonParameters({ buttons })).toEqual([
+      { index: 0, type: "QUICK_REPLY", text: "Quero", required: false },
+      { index: 2, type: "URL", text: "Pedido", required: true, example: "123" },
+      { index: 4, type: "COPY_CODE", text: "Copiar", required: true, example: "NATAL10" },
+    ]);
+    expect(templateButtonParameters({})).toEqual([]);
   });
 });
 

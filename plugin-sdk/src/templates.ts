@@ -37,6 +37,34 @@ export interface TemplateButton {
   example?: string[];
 }
 
+/**
+ * A button that takes a value at each send (by its index among the template's buttons): a URL
+ * button whose address ends in {{1}} (the suffix), a COPY_CODE button (the code shown), or a
+ * QUICK_REPLY (the payload that comes back when it is tapped). The first two are required by
+ * Meta; a quick reply's payload is not (without one the reply carries the button's text).
+ */
+export interface TemplateButtonParameter {
+  index: number;
+  type: Exclude<TemplateButtonType, "PHONE_NUMBER">;
+  /** The button's label. */
+  text: string;
+  required: boolean;
+  /** The template's example of the value. */
+  example?: string;
+}
+
+/** The buttons of a template that take a value at each send, in order. */
+export function templateButtonParameters(t: Pick<ChannelTemplate, "buttons">): TemplateButtonParameter[] {
+  const out: TemplateButtonParameter[] = [];
+  (t.buttons ?? []).forEach((b, index) => {
+    const example = b.example?.[0]?.trim() ? { example: b.example[0] } : {};
+    if (b.type === "URL" && templateVariables(b.url ?? "").length > 0) out.push({ index, type: "URL", text: b.text, required: true, ...example });
+    else if (b.type === "COPY_CODE") out.push({ index, type: "COPY_CODE", text: b.text, required: true, ...example });
+    else if (b.type === "QUICK_REPLY") out.push({ index, type: "QUICK_REPLY", text: b.text, required: false });
+  });
+  return out;
+}
+
 /** A template as the provider holds it. Variables are {{1}}, {{2}}… in header and body texts. */
 export interface ChannelTemplate {
   /** The provider's id (absent on a template not yet submitted). */

@@ -6,7 +6,7 @@
  * Type-only imports: the remote must not bundle the SDK's server code.
  */
 import type { ChannelTemplate, TemplateSendComponents } from "@openatende/plugin-sdk";
-import { TEMPLATE_HEADER_FILE_TYPES } from "@openatende/plugin-sdk/src/templates";
+import { TEMPLATE_HEADER_FILE_TYPES, templateButtonParameters } from "@openatende/plugin-sdk/src/templates";
 
 /** One value the agent fills: `header.1`, `body.2`, `button.1` (a button's index). */
 export interface TemplateField {
@@ -60,10 +60,8 @@ export function fieldsOf(t: Pick<ChannelTemplate, "header" | "body" | "buttons">
   };
   if (t.header?.format === "TEXT") vars("header", t.header.text, t.header.example);
   vars("body", t.body.text, t.body.example);
-  (t.buttons ?? []).forEach((b, i) => {
-    const wants = (b.type === "URL" && variablesOf(b.url).length > 0) || b.type === "COPY_CODE";
-    if (wants) fields.push({ key: `button.${i}`, part: "button", n: i, ...(b.example?.[0] ? { example: b.example[0] } : {}) });
-  });
+  // A quick reply's payload is optional (the reply then carries the button's text): the chat does not ask for it.
+  for (const b of templateButtonParameters(t)) if (b.required) fields.push({ key: `button.${b.index}`, part: "button", n: b.index, ...(b.example ? { example: b.example } : {}) });
   return fields;
 }
 
