@@ -104,6 +104,14 @@ export class GraphClient {
     return res.id;
   }
 
+  /**
+   * Raw bytes POSTed to `path` with `headers` over the profile's (the Resumable Upload API's
+   * second step, whose credentials Meta takes as `OAuth <token>`); answers the JSON.
+   */
+  async postBytes<T = Record<string, unknown>>(path: string, data: Buffer, headers: Record<string, string>): Promise<T> {
+    return this.throttled(() => this.once<T>(this.profile.baseUrl + path, { method: "POST", raw: data, contentType: "application/octet-stream", headers }, 120_000));
+  }
+
   /** The bytes of a received file: its short-lived URL looked up, fetched with the same credentials; looked up once more when it expired. */
   async download(mediaId: string, maxBytes: number): Promise<{ data: Buffer; mimeType: string; sha256?: string }> {
     for (let attempt = 0; ; attempt++) {
@@ -132,8 +140,8 @@ export class GraphClient {
     }
   }
 
-  private async once<T>(url: string, req: { method: string; json?: unknown; raw?: Buffer; contentType?: string }, timeoutMs?: number): Promise<T> {
-    const headers: Record<string, string> = { ...this.profile.headers, accept: "application/json" };
+  private async once<T>(url: string, req: { method: string; json?: unknown; raw?: Buffer; contentType?: string; headers?: Record<string, string> }, timeoutMs?: number): Promise<T> {
+    const headers: Record<string, string> = { ...this.profile.headers, accept: "application/json", ...req.headers };
     let body: string | Uint8Array | undefined;
     if (req.json !== undefined) {
       headers["content-type"] = "application/json";
