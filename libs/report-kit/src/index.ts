@@ -3,6 +3,7 @@
  * (backfilled through the core API, kept by core events, rebuildable), the report period, the
  * SLA classes of the general settings, pt-BR figures, and the streamed Excel and PDF exports.
  */
+export * from "./batched-read";
 export * from "./errors";
 export * from "./export-common";
 export * from "./export-pdf";

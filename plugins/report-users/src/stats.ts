@@ -3,10 +3,10 @@
  * tickets opened in the period: pending, in service (open), resolved (closed), total, and the
  * shortest, longest and average service time of the resolved ones (opening to closing, in
  * minutes). Tickets nobody took count under `userId: null`. Pure (StatsBuilder) so the figures
- * are tested by hand; `periodRows` reads the projection a chunk at a time.
+ * are tested by hand; `periodRows` reads the projection a batch of hours at a time.
  */
 import type { TenantTable, Where } from "@openatende/plugin-sdk";
-import { formatMinutes, hoursOf, inPeriod, type ReportPeriod } from "@openatende/report-kit";
+import { batchedRows, formatMinutes, hoursOf, inPeriod, type ReportPeriod } from "@openatende/report-kit";
 import { normalise, type UserTicketRow } from "./projection";
 
 export interface StatsFilters {
@@ -91,40 +91,11 @@ export class StatsBuilder {
   }
 }
 
-const where = (f: StatsFilters): Where => ({ deleted: false, createdHour: hoursOf(f.period), ...(f.queueIds?.length ? { queueId: f.queueIds } : {}) });
-
 /**
- * Every ticket of the period (and queues), one batch of hours at a time: a query reads only its
- * batch (`createdHour IN (batch)`, the index's range) and at most `chunk` rows; it never sorts
- * nor skips the period's rows (an ORDER BY id with OFFSET over the period re-read every earlier
- * row for each chunk: quadratic). The figures need no order. A thin batch doubles the next one
- * (a sparse year takes a few queries); a batch that fills the chunk is read again in halves, and
- * an hour that alone fills it is read by id a chunk at a time (the only OFFSET: within one hour).
+ * Every ticket of the period (and queues), a batch of hours a query and at most `chunk` rows a
+ * read (report-kit's batched read: no query sorts or skips the period's rows).
  */
-export async function* periodRows(table: TenantTable<UserTicketRow>, f: StatsFilters, chunk = 2000): AsyncGenerator<UserTicketRow> {
-  const w = where(f);
-  const hours = hoursOf(f.period);
-  const inside = (found: UserTicketRow[]) => found.map(normalise).filter((r) => inPeriod(f.period, r.createdAt));
-  let size = 6;
-  for (let i = 0; i < hours.length; ) {
-    const batch = hours.slice(i, i + size);
-    if (batch.length === 1) {
-      let n = 0;
-      for (let offset = 0; ; offset += chunk) {
-        const page = await table.find({ ...w, createdHour: batch }, { orderBy: [["id", "asc"]], limit: chunk, offset });
-        n += page.length;
-        yield* inside(page);
-        if (page.length < chunk) break;
-      }
-      i += 1;
-      if (n < chunk / 4) size = 2;
-      continue;
-    }
-    const found = await table.find({ ...w, createdHour: batch }, { limit: chunk });
-    if (found.length < chunk) {
-      yield* inside(found);
-      i += batch.length;
-      if (found.length < chunk / 4) size = Math.min(24 * 32, size * 2);
-    } else size = Math.ceil(batch.length / 2);
-  }
+export function periodRows(table: TenantTable<UserTicketRow>, f: StatsFilters, chunk = 2000): AsyncGenerator<UserTicketRow> {
+  const where: Where = { deleted: false, ...(f.queueIds?.length ? { queueId: f.queueIds } : {}) };
+  return batchedRows(table, { where, key: "createdHour", keys: hoursOf(f.period), orderBy: [["createdHour", "asc"], ["id", "asc"]], map: normalise, keep: (r) => inPeriod(f.period, r.createdAt) }, chunk);
 }
