@@ -92,6 +92,13 @@ export interface ContactNoteHit {
   createdAt: Date;
 }
 
+/** A contact as a tag's keyset page shows it (platform.contacts.byTags): what a campaign links. */
+export interface TaggedContact {
+  id: number;
+  name: string;
+  number: string | null;
+}
+
 /** Actions of the contacts service other services call. */
 export interface ContactsActions {
   /** The contact of a channel identity, created on first contact (race-safe). */
@@ -116,6 +123,8 @@ export interface ContactsActions {
   "contacts.query": { params: ContactQueryParams; result: { rows: ContactView[]; count: number; hasMore: boolean } };
   /** The tenant's contacts carrying any of the tags. */
   "contacts.idsByTags": { params: { tenantId: number; tagIds: number[] }; result: number[] };
+  /** The core API's keyset page of the contacts carrying any of the tags: id order, after `afterId`, no count. */
+  "contacts.taggedPage": { params: { tenantId: number; tagIds: number[]; afterId: number; limit: number }; result: TaggedContact[] };
   "contacts.notesQuery": { params: ContactNotesQueryParams; result: { rows: ContactNoteHit[]; count: number } };
   /** A plugin's change of a contact's name or e-mail (contacts.updated follows). */
   "contacts.platformUpdate": { params: { tenantId: number; id: number; name?: string; email?: string | null }; result: ContactView };

@@ -75,6 +75,27 @@ export function platformContactActions(kit: ContactsKit): Record<string, ActionS
       },
     },
 
+    /**
+     * contacts.taggedPage: the next `limit` contacts carrying any of the tags, by id after
+     * `afterId` (keyset: each page is one index range, no COUNT, no OFFSET), with only what a
+     * campaign links. A 100 000-contact tag is read in pages that each cost the same.
+     */
+    taggedPage: {
+      visibility: "public",
+      params: { tenantId: id, tagIds: { type: "array", items: id, min: 1, max: 1000 }, afterId: { type: "number", integer: true, min: 0 }, limit },
+      async handler(ctx: Ctx<{ tenantId: number; tagIds: number[]; afterId: number; limit: number }>): Promise<ContactsActions["contacts.taggedPage"]["result"]> {
+        const { tenantId, tagIds, afterId } = ctx.params;
+        const rows = await ContactModel.findAll({
+          where: { tenantId, id: { [Op.gt]: afterId, [Op.in]: taggedWith(tenantId, tagIds) } },
+          attributes: ["id", "name", "number"],
+          order: [["id", "ASC"]],
+          limit: ctx.params.limit,
+          raw: true,
+        });
+        return (rows as unknown as Array<Record<string, unknown>>).map((r) => ({ id: Number(r.id), name: String(r.name ?? ""), number: (r.number as string | null) ?? null }));
+      },
+    },
+
     /** contacts.notesQuery: the first `limit` contact notes of the tenant, newest first, with the contact's name. */
     notesQuery: {
       visibility: "public",

@@ -128,6 +128,15 @@ export function createPlatformService(deps: CoreDeps): ServiceSchema {
           return { rows: r.rows.map(contactOf), count: r.count, hasMore: r.hasMore };
         },
       },
+      "contacts.byTags": {
+        params: { ...T, tagIds: { type: "array", items: id, min: 1, max: 1000 }, afterId: { type: "number", integer: true, min: 0, optional: true }, limit: { type: "number", integer: true, min: 1, max: 5000, optional: true } },
+        async handler(ctx: P<"platform.contacts.byTags">): R<"platform.contacts.byTags"> {
+          const { tenantId, tagIds } = ctx.params;
+          const limit = ctx.params.limit ?? 1000;
+          const rows = await call(ctx, "contacts.taggedPage", { tenantId, tagIds, afterId: ctx.params.afterId ?? 0, limit });
+          return { rows, nextAfterId: rows.length === limit ? rows[rows.length - 1].id : null };
+        },
+      },
       "contacts.addresses": {
         params: { ...T, ids: { type: "array", items: id, min: 1, max: 2000 } },
         async handler(ctx: P<"platform.contacts.addresses">): R<"platform.contacts.addresses"> {

@@ -41,6 +41,19 @@ export interface PlatformContact {
   updatedAt: string;
 }
 
+/** A contact as platform.contacts.byTags pages it: what a campaign links, nothing more. */
+export interface PlatformTaggedContact {
+  id: number;
+  name: string;
+  number: string | null;
+}
+
+/** A keyset page: `nextAfterId` goes in the next call's `afterId`; null: this was the last page. */
+export interface KeysetPage<T> {
+  rows: T[];
+  nextAfterId: number | null;
+}
+
 export interface PlatformTicket {
   id: number;
   protocol: string | null;
@@ -241,6 +254,12 @@ type T = { tenantId: number };
 export interface PlatformActions {
   "platform.contacts.get": { params: T & { id: number }; result: PlatformContact };
   "platform.contacts.list": { params: T & ContactQuery; result: Page<PlatformContact> };
+  /**
+   * The tenant's contacts carrying any of `tagIds`, by id, `limit` (default 1000, at most 5000)
+   * after `afterId` (default 0): a whole tag of any size in pages that each cost the same (no
+   * count, no offset).
+   */
+  "platform.contacts.byTags": { params: T & { tagIds: number[]; afterId?: number; limit?: number }; result: KeysetPage<PlatformTaggedContact> };
   "platform.contacts.update": { params: T & { id: number; name?: string; email?: string | null }; result: PlatformContact };
   /**
    * Channels: the address on the calling channel (its connection type) of each of the tenant's
