@@ -6,7 +6,7 @@
  * marker taken over.
  */
 import { openPluginDataAt, PluginError, runPluginMigrations, testPluginDatabase, type CoreApi, type PlatformEventEnvelope, type PluginData, type TestPluginDatabase } from "@openatende/plugin-sdk";
-import { Projection, PROJECTION_MIGRATION, type BackfillRun, type ProjectionSource } from "./projection";
+import { progressPercent, Projection, PROJECTION_MIGRATION, PROJECTION_PROGRESS_MIGRATION, type BackfillRun, type ProjectionSource } from "./projection";
 
 const ROWS = { name: "0001-rows", up: (s: Parameters<typeof PROJECTION_MIGRATION.up>[0]) => s.createTable("rows", { columns: { id: { type: "integer" }, v: { type: "string" } }, primaryKey: ["id"] }) };
 
@@ -16,7 +16,7 @@ let data: PluginData;
 beforeAll(async () => {
   db = await testPluginDatabase("sqlite");
   data = await openPluginDataAt(db.address);
-  await runPluginMigrations(data, [PROJECTION_MIGRATION, ROWS]);
+  await runPluginMigrations(data, [PROJECTION_MIGRATION, PROJECTION_PROGRESS_MIGRATION, ROWS]);
 });
 afterAll(async () => {
   await data.close();
@@ -30,10 +30,13 @@ function source(rowsOf: (tenantId: number) => number, gate?: Promise<void>): Pro
     clear: async (t: Parameters<ProjectionSource["clear"]>[0]) => void (await t.table("rows").delete({})),
     async backfill(run: BackfillRun) {
       s.runs++;
-      if (gate) await gate;
       const n = rowsOf(run.tenantId);
-      for (let i = 1; i <= n; i++) await run.tenant.table("rows").upsert({ id: i, v: "backfill" });
-      await run.progress(n);
+      // The first page, then the rest once the gate opens.
+      await run.tenant.table("rows").upsert({ id: 1, v: "backfill" });
+      await run.progress(1, { seen: 1, expected: n });
+      if (gate) await gate;
+      for (let i = 2; i <= n; i++) await run.tenant.table("rows").upsert({ id: i, v: "backfill" });
+      await run.progress(n - 1, { seen: n, expected: n });
       return n;
     },
   };
@@ -71,17 +74,29 @@ describe("projection", () => {
 
   it("tells a query that outwaits the backfill, and lets the next one through", async () => {
     let open!: () => void;
-    const src = source(() => 2, new Promise<void>((r) => (open = r)));
+    const src = source(() => 4, new Promise<void>((r) => (open = r)));
     const p = new Projection(data, src, api, { codePrefix: "ERR_T", waitMs: 150 });
     const err = await p.ready(3).catch((e) => e);
     expect(err).toBeInstanceOf(PluginError);
     expect(err.type).toBe("ERR_T_PROJECTION_BUILDING");
     expect(err.code).toBe(503);
+    // One page of four read: the screens say 25 %.
+    expect(err.data).toEqual({ rows: 1, percent: 25 });
+    expect(await p.state(3)).toMatchObject({ status: "running", seen: 1, expected: 4 });
     await expect(p.rebuild(3)).rejects.toMatchObject({ type: "ERR_T_PROJECTION_BUSY", code: 409 });
     open();
     await p.ready(3);
-    expect(await data.forTenant(3).table("rows").count()).toBe(2);
+    expect(await data.forTenant(3).table("rows").count()).toBe(4);
     expect(src.runs).toBe(1);
+    expect(progressPercent((await p.state(3))!)).toBe(100);
+  });
+
+  it("counts progress in whole percent, at most 99 until ready, 0 when the source did not say", () => {
+    expect(progressPercent(null)).toBe(0);
+    expect(progressPercent({ status: "running", seen: 0, expected: 0 })).toBe(0);
+    expect(progressPercent({ status: "running", seen: 333, expected: 1000 })).toBe(33);
+    expect(progressPercent({ status: "running", seen: 1000, expected: 1000 })).toBe(99);
+    expect(progressPercent({ status: "ready", seen: 0, expected: 0 })).toBe(100);
   });
 
   it("rebuilds from empty, and takes over the marker of a node that stopped beating", async () => {

@@ -19,7 +19,9 @@
  *    period during which no events came). A marker whose beat stopped (its node died) for
  *    `staleMs` is taken over by the next query.
  *
- * The plugin ships PROJECTION_MIGRATION among its migrations (the two tables above).
+ * The plugin ships PROJECTION_MIGRATION among its migrations (the two tables above), and
+ * PROJECTION_PROGRESS_MIGRATION (how far a backfill is: the rows read of those the core counted,
+ * which a query told _PROJECTION_BUILDING gets as `percent`, and the screens show).
  */
 import { randomUUID } from "node:crypto";
 import { DuplicateRowError, PluginError, type CoreApi, type PlatformEventEnvelope, type PluginData, type PluginMigration, type TenantData } from "@openatende/plugin-sdk";
@@ -47,6 +49,15 @@ export const PROJECTION_MIGRATION: PluginMigration = {
   },
 };
 
+/** How far a backfill is: the source's rows read, of those the core counted when it began. */
+export const PROJECTION_PROGRESS_MIGRATION: PluginMigration = {
+  name: "0000-report-kit-projection-progress",
+  async up(schema) {
+    await schema.addColumn("rk_state", "seen", { type: "bigint", default: 0 });
+    await schema.addColumn("rk_state", "expected", { type: "bigint", default: 0 });
+  },
+};
+
 export interface ProjectionState extends Record<string, unknown> {
   name: string;
   status: "running" | "ready";
@@ -55,14 +66,27 @@ export interface ProjectionState extends Record<string, unknown> {
   beatAt: number;
   finishedAt: number | null;
   rows: number;
+  /** Rows of the source read so far, of `expected` (0: not told). */
+  seen: number;
+  expected: number;
+}
+
+/** A state's progress in whole percent: 100 when ready, at most 99 while running. */
+export function progressPercent(st: Pick<ProjectionState, "status" | "seen" | "expected"> | null): number {
+  if (!st) return 0;
+  if (st.status === "ready") return 100;
+  return st.expected > 0 ? Math.min(99, Math.floor((st.seen * 100) / st.expected)) : 0;
 }
 
 export interface BackfillRun {
   api: CoreApi;
   tenantId: number;
   tenant: TenantData;
-  /** Call after each page: counts the rows written and keeps the marker alive. */
-  progress(rowsWritten: number): Promise<void>;
+  /**
+   * Call after each page: counts the rows written and keeps the marker alive; `of` says how far
+   * the source is (rows read, of how many its first page counted) for the screens' percent.
+   */
+  progress(rowsWritten: number, of?: { seen: number; expected: number }): Promise<void>;
 }
 
 /** What a report plugin says about its projection: how to empty it and how to fill it from the core API. */
@@ -117,14 +141,15 @@ export class Projection {
 
   async state(tenantId: number): Promise<ProjectionState | null> {
     const row = await this.marker(this.data.forTenant(tenantId)).get({ name: this.source.name });
-    return row ? { ...row, startedAt: Number(row.startedAt), beatAt: Number(row.beatAt), finishedAt: row.finishedAt === null ? null : Number(row.finishedAt), rows: Number(row.rows) } : null;
+    if (!row) return null;
+    return { ...row, startedAt: Number(row.startedAt), beatAt: Number(row.beatAt), finishedAt: row.finishedAt === null ? null : Number(row.finishedAt), rows: Number(row.rows), seen: Number(row.seen ?? 0), expected: Number(row.expected ?? 0) };
   }
 
   /** Takes the tenant's marker for a run: true when this node is to backfill now. */
   private async take(tenantId: number, force: boolean): Promise<"ready" | "busy" | "taken"> {
     const now = this.opts.now();
     const table = this.marker(this.data.forTenant(tenantId));
-    const fresh: ProjectionState = { name: this.source.name, status: "running", owner: this.owner, startedAt: now, beatAt: now, finishedAt: null, rows: 0 };
+    const fresh: ProjectionState = { name: this.source.name, status: "running", owner: this.owner, startedAt: now, beatAt: now, finishedAt: null, rows: 0, seen: 0, expected: 0 };
     const row = await this.state(tenantId);
     if (!row) {
       try {
@@ -138,7 +163,7 @@ export class Projection {
     if (row.status === "ready" && !force) return "ready";
     if (row.status === "running" && (now - row.beatAt < this.opts.staleMs || this.running.has(tenantId))) return "busy";
     // Compare-and-set on the owner and beat we read: of two nodes taking over, one wins.
-    const n = await table.update({ name: this.source.name, owner: row.owner, beatAt: row.beatAt }, { status: "running", owner: this.owner, startedAt: now, beatAt: now, finishedAt: null, rows: 0 });
+    const n = await table.update({ name: this.source.name, owner: row.owner, beatAt: row.beatAt }, { status: "running", owner: this.owner, startedAt: now, beatAt: now, finishedAt: null, rows: 0, seen: 0, expected: 0 });
     return n === 1 ? "taken" : "busy";
   }
 
@@ -148,9 +173,10 @@ export class Projection {
     const job = (async () => {
       let rows = 0;
       if (clear) await this.source.clear(tenant);
-      const progress = async (written: number) => {
+      const progress = async (written: number, of?: { seen: number; expected: number }) => {
         rows += written;
-        await table.update({ name: this.source.name, owner: this.owner }, { beatAt: this.opts.now(), rows });
+        const far = of ? { seen: of.seen, expected: Math.max(of.expected, of.seen) } : {};
+        await table.update({ name: this.source.name, owner: this.owner }, { beatAt: this.opts.now(), rows, ...far });
       };
       await this.source.backfill({ api: this.api(), tenantId, tenant, progress });
       await table.update({ name: this.source.name, owner: this.owner }, { status: "ready", beatAt: this.opts.now(), finishedAt: this.opts.now(), rows });
@@ -202,17 +228,22 @@ export class Projection {
           this.readyTenants.add(tenantId);
           return;
         }
-        throw new PluginError(`${this.opts.codePrefix}_PROJECTION_BUILDING`, 503, { rows: st?.rows ?? 0 });
+        throw new PluginError(`${this.opts.codePrefix}_PROJECTION_BUILDING`, 503, { rows: st?.rows ?? 0, percent: progressPercent(st) });
       }
     }
   }
 
-  /** Empties the tenant's projection and fills it again; another run in progress: _PROJECTION_BUSY (409). */
-  async rebuild(tenantId: number): Promise<ProjectionState> {
+  /**
+   * Empties the tenant's projection and fills it again; another run in progress: _PROJECTION_BUSY
+   * (409). `onStarted` runs once the marker says running (a live screen told then reads "rebuilding").
+   */
+  async rebuild(tenantId: number, onStarted?: () => Promise<void>): Promise<ProjectionState> {
     const r = await this.take(tenantId, true);
     if (r !== "taken") throw new PluginError(`${this.opts.codePrefix}_PROJECTION_BUSY`, 409);
     this.readyTenants.delete(tenantId);
-    await this.run(tenantId, true);
+    const run = this.run(tenantId, true);
+    await onStarted?.();
+    await run;
     return (await this.state(tenantId))!;
   }
 

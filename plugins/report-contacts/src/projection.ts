@@ -89,11 +89,13 @@ export const contactsSource: ProjectionSource = {
   },
   async backfill({ api, tenantId, tenant, progress }) {
     let total = 0;
+    let seen = 0;
     for (let page = 1; ; page++) {
-      const { rows, hasMore } = await api.contacts.list({ tenantId, page, limit: 100 });
+      const { rows, hasMore, count } = await api.contacts.list({ tenantId, page, limit: 100 });
       const n = await writeContacts(tenant, rows);
       total += n;
-      await progress(n);
+      seen += rows.length;
+      await progress(n, { seen, expected: count });
       if (!hasMore || rows.length === 0) return total;
     }
   },

@@ -61,11 +61,13 @@ export const liveTicketsSource: ProjectionSource = {
   },
   async backfill({ api, tenantId, tenant, progress }) {
     let written = 0;
+    let seen = 0;
     for (let page = 1; ; page++) {
-      const { rows, hasMore } = await api.tickets.list({ tenantId, status: [...LIVE_STATUSES], page, limit: 100 });
+      const { rows, hasMore, count } = await api.tickets.list({ tenantId, status: [...LIVE_STATUSES], page, limit: 100 });
       const n = await writeTickets(tenant, rows);
       written += n;
-      await progress(n);
+      seen += rows.length;
+      await progress(n, { seen, expected: count });
       if (!hasMore || !rows.length) return written;
     }
   },

@@ -50,7 +50,8 @@ export const reportPanelPlugin = definePlugin({
       const s = self(this);
       s.clock = s.clock ?? { now: () => Date.now() };
       const data = await openPluginData(this);
-      s.projection = new Projection(data, liveTicketsSource, () => coreApi(this), { codePrefix: CODE_PREFIX, now: () => s.clock.now() });
+      // A wall-board asks again every few seconds while its projection fills: it is told at once how far.
+      s.projection = new Projection(data, liveTicketsSource, () => coreApi(this), { codePrefix: CODE_PREFIX, now: () => s.clock.now(), waitMs: 2000 });
     },
     actions: {
       /** Per queue and in total: waiting, in service, the longest wait (and since when), agents online. */
@@ -76,7 +77,8 @@ export const reportPanelPlugin = definePlugin({
         params: {},
         async handler(ctx: Ctx) {
           const tenantId = tenantOf(ctx);
-          const state = await self(this).projection.rebuild(tenantId);
+          // The open panels read again when it starts (they show "rebuilding… x%") and when it is done.
+          const state = await self(this).projection.rebuild(tenantId, () => announce(ctx, tenantId));
           await announce(ctx, tenantId);
           return state;
         },

@@ -16,6 +16,7 @@ import { createSuper, createTenant, startCore, uid, type Auth, type TenantFixtur
 import { reportKitErrors } from "@openatende/report-kit";
 import { expectError, MIN, ok, seedOf, setTickets, waitFor } from "../../report-users/test/kit";
 import plugin, { CODE_PREFIX } from "../src/service";
+import { holdPanelBackfill } from "./hold-backfill";
 import { LOCALES, texts } from "../src/ui/texts";
 
 jest.setTimeout(240_000);
@@ -41,6 +42,7 @@ const figures = (l: Omit<Line, "queueId" | "name">) => [l.waiting, l.inService, 
 const byQueue = (r: Board) => Object.fromEntries(r.queues.map((l) => [l.queueId === null ? "none" : l.name, figures(l)]));
 const clock = () => (t.core.broker.getLocalService({ name: "report-panel", version: 1 }) as unknown as { clock: { now(): number } }).clock;
 const setClock = (ms: number) => Object.assign(clock(), { now: () => ms });
+const holdBackfill = () => holdPanelBackfill(t.core.broker.getLocalService({ name: "report-panel", version: 1 }));
 
 beforeAll(async () => {
   t = await startCore({ env: { NAMESPACE: `report-panel-${uid()}` } });
@@ -112,6 +114,18 @@ describe("the live service panel", () => {
     const before = await board(a.supervisor);
     expectError(await t.api.post("/painel-atendimentos/rebuild", {}, a.supervisor), 403, "ERR_NO_PERMISSION");
     expect((await ok(t.api.post("/painel-atendimentos/rebuild", {}, a.admin))).status).toBe("ready");
+    expect(await board(a.supervisor)).toEqual(before);
+  });
+
+  it("while a rebuild fills the projection, answers how far it is (503 with its percent), then the live figures", async () => {
+    const before = await board(a.supervisor);
+    const gate = holdBackfill();
+    const rebuilt = t.api.post("/painel-atendimentos/rebuild", {}, a.admin);
+    const building = await waitFor("the rebuild under way", () => t.api.get("/painel-atendimentos/board", a.supervisor), (r) => r.status === 503);
+    expectError(building, 503, "ERR_REPORT_PANEL_PROJECTION_BUILDING");
+    expect(building.body.data).toMatchObject({ percent: 25 });
+    gate.open();
+    expect((await ok(rebuilt)).status).toBe("ready");
     expect(await board(a.supervisor)).toEqual(before);
   });
 

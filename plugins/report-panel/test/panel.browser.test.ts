@@ -2,15 +2,17 @@
  * One journey in the built shell, in Debian's Chromium, against a real core: the admin finds the
  * panel in the menu and opens /painel-atendimentos; one ticket waits in Suporte (created 3
  * minutes ago), its wait ticks in the browser; a new ticket arrives through the API and the
- * waiting counts change without a reload (the socket's push). The page had no errors. Browser
- * support is report-tickets' (imported, not copied).
+ * waiting counts change without a reload (the socket's push); an admin rebuilds the projection
+ * and, while it fills, the panel says "rebuilding… x%" instead of figures, then is live again.
+ * The page had no errors. Browser support is report-tickets' (imported, not copied).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Browser } from "playwright-core";
-import { createSuper, createTenant, PASSWORD, startCore, uid, type TenantFixture, type TestCore } from "@openatende/core/testkit";
+import { createSuper, createTenant, PASSWORD, startCore, uid, type Auth, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { launchBrowser, newPage, poll, screenErrors, sessionLogin, shot, waitText } from "../../report-tickets/test/support/browser";
 import { MIN, ok, seedOf, setTickets } from "../../report-users/test/kit";
+import { holdPanelBackfill } from "./hold-backfill";
 
 jest.setTimeout(240_000);
 
@@ -18,6 +20,7 @@ let t: TestCore;
 let f: TenantFixture;
 let browser: Browser;
 let seed: Awaited<ReturnType<typeof seedOf>>;
+let admin2: Auth;
 
 beforeAll(async () => {
   if (!fs.existsSync(path.resolve(__dirname, "../dist/ui/remoteEntry.js"))) throw new Error("report-panel's UI is not built: run `node scripts/build-ui.cjs`");
@@ -28,7 +31,8 @@ beforeAll(async () => {
   // The browser's login ends the admin's API session: the API calls are a second admin's (in no queue).
   const email = `admin2-${uid()}@t.test`;
   await t.core.broker.call("users.createInternal", { tenantId: f.tenantId, name: "Admin 2", email, password: PASSWORD, profile: "admin", queues: [] });
-  seed = await seedOf(t, { ...f, admin: await t.api.login(email) });
+  admin2 = await t.api.login(email);
+  seed = await seedOf(t, { ...f, admin: admin2 });
   const first = await seed.ticket(await seed.contact("Mariana Costa", "5511931200001"), { queueId: f.queueIds[0], status: "pending" });
   await setTickets(t, [{ id: first, status: "pending", userId: null, queueId: f.queueIds[0], createdAt: Date.now() - 3 * MIN }]);
   const sup = await createSuper(t);
@@ -68,5 +72,16 @@ it("opens the panel from the menu, ticks the longest wait and counts a new ticke
   expect(await page.locator(`[data-testid="queue-${f.queueIds[1]}-waiting"]`).innerText()).toBe("1");
   expect(await page.evaluate(() => (globalThis as { panelNotReloaded?: boolean }).panelNotReloaded)).toBe(true);
   await shot(page, "painel-atendimentos-new-ticket");
+
+  // A rebuild: the open panel is told when it starts and shows how far it is, no figures.
+  const gate = holdPanelBackfill(t.core.broker.getLocalService({ name: "report-panel", version: 1 }));
+  const rebuilt = t.api.post("/painel-atendimentos/rebuild", {}, admin2);
+  await waitText(page.locator('[data-testid="report-building"]'), "Reconstruindo os dados… 25%", 15_000);
+  expect(await page.locator('[data-testid="panel-total"]').count()).toBe(0);
+  await shot(page, "painel-atendimentos-rebuilding");
+  gate.open();
+  expect((await ok(rebuilt)).status).toBe("ready");
+  await waitText(page.locator('[data-testid="total-waiting"]'), "2", 15_000);
+  expect(await page.locator('[data-testid="report-building"]').count()).toBe(0);
   expect(screenErrors(page)).toEqual([]);
 });

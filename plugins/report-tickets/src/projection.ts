@@ -105,12 +105,14 @@ export const ticketsSource: ProjectionSource = {
   async backfill(run: BackfillRun) {
     const { api, tenantId, tenant } = run;
     let written = 0;
+    let seen = 0;
     for (let page = 1; ; page++) {
       const r = await api.tickets.list({ tenantId, status: [...TICKET_STATUSES], page, limit: 100 });
       const numbers = await numbersOf(api, tenantId, r.rows.map((t) => t.contactId));
       const n = await writeRows(ticketsTable(tenant), r.rows.map((t) => rowOf(t, numbers.get(t.contactId) ?? null)));
       written += n;
-      await run.progress(n);
+      seen += r.rows.length;
+      await run.progress(n, { seen, expected: r.count });
       if (!r.hasMore || !r.rows.length) break;
     }
     return written;

@@ -67,11 +67,13 @@ export const userTicketsSource: ProjectionSource = {
   },
   async backfill({ api, tenantId, tenant, progress }) {
     let total = 0;
+    let seen = 0;
     for (let page = 1; ; page++) {
-      const { rows, hasMore } = await api.tickets.list({ tenantId, status: [...STATUSES], page, limit: 100 });
+      const { rows, hasMore, count } = await api.tickets.list({ tenantId, status: [...STATUSES], page, limit: 100 });
       const n = await keepNewest(tenant, rows.map(toRow));
       total += n;
-      await progress(n);
+      seen += rows.length;
+      await progress(n, { seen, expected: count });
       if (!hasMore || rows.length === 0) return total;
     }
   },

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { BuildingNotice, BUILDING_RETRY_MS, buildingPercent } from "@openatende/report-kit/src/ui/building";
 import { useRuntime } from "./runtime";
 
 interface Figures {
@@ -46,13 +47,16 @@ function Figure({ label, value, color, big, testId }: { label: string; value: st
  * /painel-atendimentos (spec §2): a wall-board in large type on a dark background, for a TV —
  * the tenant's totals, then a card per queue with the tickets waiting, in service, the longest
  * wait (ticking every second from the server's instant) and the agents online. A push of the
- * plugin (board.changed) makes it read the board again; nothing to click.
+ * plugin (board.changed) makes it read the board again; nothing to click. While its projection
+ * is being filled (first read, rebuild) it shows "rebuilding… x%" instead of partial figures,
+ * and goes live when the board answers.
  */
 export default function Panel() {
   const runtime = useRuntime();
   const t = runtime.t;
   const [board, setBoard] = useState<Board | null>(null);
-  const [building, setBuilding] = useState(false);
+  /** The backfill's percent while the projection is being filled (its figures would be partial). */
+  const [building, setBuilding] = useState<number | null>(null);
   const [, tick] = useState(0);
   const skew = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -61,13 +65,14 @@ export default function Panel() {
     try {
       const b = await runtime.api.get<Board>(`${API}/board`, { silent: true });
       skew.current = b.now - Date.now();
-      setBuilding(false);
+      setBuilding(null);
       setBoard(b);
     } catch (err) {
-      if ((err as { code?: string }).code === "ERR_REPORT_PANEL_PROJECTION_BUILDING") {
-        setBuilding(true);
-        timer.current = setTimeout(() => void load(), 3000);
-      } else runtime.notify.error(err);
+      const percent = buildingPercent(err, "ERR_REPORT_PANEL");
+      if (percent === null) return runtime.notify.error(err);
+      setBuilding(percent);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => void load(), BUILDING_RETRY_MS);
     }
   }, [runtime]);
 
@@ -107,7 +112,7 @@ export default function Panel() {
       <div style={{ display: "flex", justifyContent: "space-between", alignItems: "baseline", flexWrap: "wrap", gap: 16, marginBottom: 24 }}>
         <h1 style={{ fontSize: 40, margin: 0, color: "#f8fafc" }}>{t("title")}</h1>
         <div style={{ display: "flex", gap: 24, alignItems: "baseline" }}>
-          {board ? <span style={{ fontSize: 18, color: "#94a3b8" }}>{t("updated", { time: new Date(board.now).toLocaleTimeString(runtime.locale) })}</span> : null}
+          {board && building === null ? <span style={{ fontSize: 18, color: "#94a3b8" }}>{t("updated", { time: new Date(board.now).toLocaleTimeString(runtime.locale) })}</span> : null}
           <span style={{ fontSize: 36, fontVariantNumeric: "tabular-nums" }}>{new Date(now).toLocaleTimeString(runtime.locale)}</span>
           <button
             type="button"
@@ -118,8 +123,8 @@ export default function Panel() {
           </button>
         </div>
       </div>
-      {building ? <div style={{ fontSize: 28, color: "#fbbf24", marginBottom: 24 }}>{t("building")}</div> : null}
-      {board ? (
+      {building !== null ? <BuildingNotice runtime={runtime} percent={building} dark /> : null}
+      {board && building === null ? (
         <>
           <section data-testid="panel-total" style={{ background: "#1e293b", borderRadius: 16, padding: 28, marginBottom: 28 }}>
             <div style={{ fontSize: 28, fontWeight: 600, marginBottom: 12 }}>{t("total")}</div>

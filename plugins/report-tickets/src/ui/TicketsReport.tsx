@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Alert, Button, Input, Select, Space, Table, Tag, Typography } from "antd";
+import { Button, Input, Select, Space, Table, Tag, Typography } from "antd";
+import { BuildingNotice, BUILDING_RETRY_MS, buildingPercent } from "@openatende/report-kit/src/ui/building";
 import { useRuntime } from "./runtime";
 import { ChatModal } from "./ChatModal";
 import { downloadExport } from "./download";
@@ -37,7 +38,7 @@ export default function TicketsReport() {
   const [hasMore, setHasMore] = useState(false);
   const [summary, setSummary] = useState<Summary | null>(null);
   const [loading, setLoading] = useState(false);
-  const [building, setBuilding] = useState(false);
+  const [building, setBuilding] = useState<number | null>(null);
   const [chat, setChat] = useState<ReportRow | null>(null);
   const seq = useRef(0);
 
@@ -56,15 +57,16 @@ export default function TicketsReport() {
           p === 1 ? runtime.api.get<Summary>("/relatorios/tickets/summary", { query: q, silent: true }) : Promise.resolve(null),
         ]);
         if (mine !== seq.current) return;
-        setBuilding(false);
+        setBuilding(null);
         setRows((prev) => (p === 1 ? r.rows : [...prev, ...r.rows]));
         setHasMore(r.hasMore);
         setPage(p);
         if (s) setSummary(s);
       } catch (err) {
-        if ((err as { code?: string }).code === "ERR_REPORT_TICKETS_PROJECTION_BUILDING") {
-          setBuilding(true);
-          setTimeout(() => mine === seq.current && void load(f, p), 3000);
+        const percent = buildingPercent(err, "ERR_REPORT_TICKETS");
+        if (percent !== null) {
+          setBuilding(percent);
+          setTimeout(() => mine === seq.current && void load(f, p), BUILDING_RETRY_MS);
         } else runtime.notify.error(err);
       } finally {
         if (mine === seq.current) setLoading(false);
@@ -147,8 +149,8 @@ export default function TicketsReport() {
           {t("clear")}
         </Button>
       </Space>
-      {building ? <Alert type="info" showIcon message={t("building")} style={{ marginBottom: 16 }} /> : null}
-      {summary ? <SummaryCards s={summary} /> : null}
+      {building !== null ? <BuildingNotice runtime={runtime} percent={building} /> : null}
+      {summary && building === null ? <SummaryCards s={summary} /> : null}
       <Table rowKey="id" size="small" columns={columns} dataSource={rows} loading={loading} pagination={false} locale={{ emptyText: t("empty") }} scroll={{ x: true }} />
       {hasMore ? (
         <div style={{ textAlign: "center", marginTop: 12 }} className="no-print">

@@ -24,7 +24,6 @@ const ptBR = {
   loadMore: "Carregar mais",
   chat: "Ver conversa",
   noMessages: "Sem mensagens",
-  building: "Preparando os dados do relatório…",
   empty: "Nenhum ticket no período",
   cards: {
     onTime: "Fechados no prazo",
@@ -69,7 +68,6 @@ const en: Texts = {
   loadMore: "Load more",
   chat: "View conversation",
   noMessages: "No messages",
-  building: "Preparing the report's data…",
   empty: "No tickets in the period",
   cards: {
     onTime: "Closed on time",
@@ -112,7 +110,6 @@ const es: Texts = {
   loadMore: "Cargar más",
   chat: "Ver conversación",
   noMessages: "Sin mensajes",
-  building: "Preparando los datos del informe…",
   empty: "Ningún ticket en el período",
   cards: {
     onTime: "Cerrados a tiempo",
@@ -155,7 +152,6 @@ const ru: Texts = {
   loadMore: "Загрузить ещё",
   chat: "Открыть переписку",
   noMessages: "Нет сообщений",
-  building: "Данные отчёта готовятся…",
   empty: "Нет тикетов за период",
   cards: {
     onTime: "Закрыто в срок",
