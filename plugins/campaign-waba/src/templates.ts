@@ -4,11 +4,12 @@
  * scheduled: the connection's channel has templates, the template exists there in that
  * language, it is APPROVED, and the campaign gives exactly as many variables as its header and
  * body have, and a file of the header's kind when its header is an image, a video or a
- * document (the campaign's headerMedia). Location headers and buttons with variables are
- * refused: a campaign gives neither.
+ * document (the campaign's headerMedia), and a value for each button that needs one (a URL's
+ * {{1}} suffix, a copy code; a quick reply's payload is optional) and none for a button that
+ * takes none. Location headers are refused: a campaign gives no coordinates.
  */
 import type { Context } from "moleculer";
-import { coreApi, PluginError, TEMPLATE_HEADER_FILE_TYPES, templateVariables, type ChannelTemplate } from "@openatende/plugin-sdk";
+import { coreApi, PluginError, TEMPLATE_HEADER_FILE_TYPES, templateButtonParameters, templateVariables, type ChannelTemplate } from "@openatende/plugin-sdk";
 import { ERROR_PREFIX, type WabaContent } from "./type";
 
 const code = (suffix: string) => `ERR_${ERROR_PREFIX}_${suffix}`;
@@ -20,6 +21,8 @@ export const WABA_CODES = {
   paramsMismatch: code("TEMPLATE_PARAMS_MISMATCH"),
   unsupported: code("TEMPLATE_UNSUPPORTED"),
   headerFile: code("HEADER_FILE_REQUIRED"),
+  buttonRequired: code("BUTTON_VALUE_REQUIRED"),
+  buttonUnexpected: code("BUTTON_VALUE_UNEXPECTED"),
 } as const;
 
 /** The form's field each refusal points at (the shared screens mark `data.problems`' fields). */
@@ -59,7 +62,7 @@ export function checkTemplate(t: ChannelTemplate, content: WabaContent, connecti
     throw new PluginError(WABA_CODES.headerFile, 400, { name, format, types: fileTypes.join(", "), connectionId, problems: { headerMedia: WABA_CODES.headerFile } });
   }
   if (!fileTypes && content.headerMedia) throw new PluginError(WABA_CODES.paramsMismatch, 400, { name, part: "header", expected: 0, got: 1, connectionId, ...onTemplate(WABA_CODES.paramsMismatch) });
-  if ((t.buttons ?? []).some((b) => templateVariables(b.url ?? "").length > 0 || b.type === "COPY_CODE")) throw new PluginError(WABA_CODES.unsupported, 400, { name, part: "buttons", connectionId, ...onTemplate(WABA_CODES.unsupported) });
+  checkButtons(t, content, connectionId);
   const parts = [
     ["header", t.header?.text ?? "", content.header ?? []],
     ["body", t.body.text, content.body ?? []],
@@ -69,6 +72,21 @@ export function checkTemplate(t: ChannelTemplate, content: WabaContent, connecti
     if (expected !== given.length) throw new PluginError(WABA_CODES.paramsMismatch, 400, { name, part, expected, got: given.length, connectionId, ...onTemplate(WABA_CODES.paramsMismatch) });
   }
   return { header: t.header?.text ?? null, body: t.body.text, footer: t.footer?.text ?? null };
+}
+
+/** Each button that needs a value has one; no value is given for a button that takes none. */
+function checkButtons(t: ChannelTemplate, content: WabaContent, connectionId: number): void {
+  const name = content.template.name;
+  const wanted = templateButtonParameters(t);
+  for (const b of content.buttons ?? []) {
+    const w = wanted.find((x) => x.index === b.index);
+    if (!w && b.value.trim()) throw new PluginError(WABA_CODES.buttonUnexpected, 400, { name, button: t.buttons?.[b.index]?.text ?? `#${b.index + 1}`, connectionId, problems: { [`buttons.${b.index}`]: WABA_CODES.buttonUnexpected } });
+  }
+  for (const w of wanted) {
+    if (w.required && !content.buttons?.find((b) => b.index === w.index)?.value.trim()) {
+      throw new PluginError(WABA_CODES.buttonRequired, 400, { name, button: w.text, kind: w.type, connectionId, problems: { [`buttons.${w.index}`]: WABA_CODES.buttonRequired } });
+    }
+  }
 }
 
 /** The content checked on every connection, with the server's copy of the template's texts (the first connection's). */

@@ -27,4 +27,19 @@ describe("the WABA campaign's variables", () => {
     const headerMedia = { path: "tenants/1/media/2026-11/x-oferta.png", mimeType: "image/png", fileName: "oferta.png" };
     expect(wabaType.buildSend({ template: { name: "oferta", language: "pt_BR" }, body: ["{{firstName}}"], headerMedia, preview: { header: null, body: "Oi {{1}}", footer: null } }, ana, 0)).toEqual({ body: "Oi Ana", template: { name: "oferta", language: "pt_BR", components: { header: { media: headerMedia }, body: ["Ana"] } } });
   });
+
+  it("fill each button's value for the contact; a quick reply left empty goes without a payload; a repeated button or an unknown field is refused", () => {
+    const c: WabaContent = {
+      template: { name: "cupom", language: "pt_BR" },
+      body: [],
+      buttons: [
+        { index: 0, value: "" },
+        { index: 2, value: "{{number}}" },
+        { index: 4, value: "CUPOM-{{firstName}}" },
+      ],
+      preview: { header: null, body: "Seu cupom", footer: null },
+    };
+    expect(wabaType.buildSend(c, ana, 0).template).toEqual({ name: "cupom", language: "pt_BR", components: { buttons: [{ index: 2, value: "5511999990000" }, { index: 4, value: "CUPOM-Ana" }] } });
+    expect(wabaType.validateContent({ ...c, buttons: [{ index: 2, value: "{{email}}" }, { index: 4, value: "a" }, { index: 4, value: "b" }] })).toEqual({ "buttons.2": "ERR_CAMPAIGN_WABA_CONTENT_INVALID", "buttons.4": "ERR_CAMPAIGN_WABA_CONTENT_INVALID" });
+  });
 });

@@ -4,7 +4,9 @@
  * of the campaign's connections, with its variables filled per contact. A variable is literal
  * text or carries the contact's `{{name}}`, `{{firstName}}` or `{{number}}`. The template's own
  * texts (`preview`) are the server's copy taken when the campaign is saved (templates.ts), so
- * each send stores the filled text the chat shows.
+ * each send stores the filled text the chat shows. A button that takes a value at each send (a
+ * URL's {{1}} suffix, a copy code, a quick reply's payload) is filled the same way and goes as
+ * the send's `components.buttons`; the channel turns it into the Cloud API's button component.
  */
 import type { CampaignTypeDefinition } from "@openatende/plugin-sdk";
 import type { CampaignFile } from "@openatende/campaign-engine";
@@ -19,8 +21,15 @@ export interface WabaContent {
   header?: string[];
   /** An IMAGE, VIDEO or DOCUMENT header's file, stored with POST /campanhaswaba/media (the same for every contact). */
   headerMedia?: CampaignFile | null;
+  /** Per button that takes a value (its index in the template): the URL's suffix, the code, or the quick reply's payload ("" = none). */
+  buttons?: WabaButtonValue[];
   /** The approved template's texts, set by the server on save (a client's copy is replaced). */
   preview?: { header: string | null; body: string; footer: string | null };
+}
+
+export interface WabaButtonValue {
+  index: number;
+  value: string;
 }
 
 /** The contact fields a variable may carry. */
@@ -48,6 +57,12 @@ export const wabaContentParams = {
     nullable: true,
     strict: "remove",
     props: { path: { type: "string", min: 1, max: 500 }, mimeType: { type: "string", min: 3, max: 120 }, fileName: { type: "string", min: 1, max: 255 } },
+  },
+  buttons: {
+    type: "array",
+    optional: true,
+    max: 10,
+    items: { type: "object", strict: "remove", props: { index: { type: "number", integer: true, min: 0, max: 9 }, value: { type: "string", trim: true, max: VARIABLE_MAX } } },
   },
   preview: { type: "any", optional: true },
 };
@@ -86,6 +101,11 @@ export const wabaType: CampaignTypeDefinition<WabaContent> = {
         if (!v.trim() || unknownPlaceholders(v).length) problems[`${part}.${i}`] = invalid;
       });
     }
+    const seen = new Set<number>();
+    (c.buttons ?? []).forEach((b) => {
+      if (seen.has(b.index) || unknownPlaceholders(b.value).length) problems[`buttons.${b.index}`] = invalid;
+      seen.add(b.index);
+    });
     return problems;
   },
   variantCount: () => 1,
@@ -94,7 +114,13 @@ export const wabaType: CampaignTypeDefinition<WabaContent> = {
     const header = (c.header ?? []).map((v) => fillVariable(v, contact));
     const p = c.preview;
     const text = p ? [p.header ? fillTemplateText(p.header, header) : null, fillTemplateText(p.body, body), p.footer].filter(Boolean).join("\n\n") : c.template.name;
-    const components = { ...(body.length ? { body } : {}), ...(c.headerMedia ? { header: { media: c.headerMedia } } : header.length ? { header: { text: header } } : {}) };
+    // A quick reply left empty goes without a payload (Meta then answers with the button's text).
+    const buttons = (c.buttons ?? []).filter((b) => b.value.trim()).map((b) => ({ index: b.index, value: fillVariable(b.value, contact) }));
+    const components = {
+      ...(body.length ? { body } : {}),
+      ...(c.headerMedia ? { header: { media: c.headerMedia } } : header.length ? { header: { text: header } } : {}),
+      ...(buttons.length ? { buttons } : {}),
+    };
     return { body: text, template: { name: c.template.name, language: c.template.language, ...(Object.keys(components).length ? { components } : {}) } };
   },
 };

@@ -4,13 +4,14 @@
  * contacts linked, scheduled, sent through two connections by the core's scheduler as the
  * approved template with each contact's own variables, the core stopped mid-campaign and
  * started again on the same database and Redis — each contact gets the template exactly once,
- * nobody is lost — and the counts from acks.
+ * nobody is lost — and the counts from acks. A template with buttons gets each contact's own
+ * button values, which reach the provider as the Cloud API's button components.
  */
 import { createConnection } from "mysql2/promise";
 import { createTenant, uid, type Auth, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import type { ProviderSend } from "./fixtures/channel-waba-campaign-fixture/src/service";
 import { allow, CHANNEL_SERVICE, connection, createSuper, routesReady, startWabaCore, templatesOn, visitor, waitFor } from "./setup";
-import { PROMO, PROMO_CONTENT } from "./templates";
+import { BUTTONS, BUTTONS_CONTENT, PROMO, PROMO_CONTENT } from "./templates";
 
 jest.setTimeout(240_000);
 
@@ -77,5 +78,43 @@ it("sends the approved template to each contact with their own variables, exactl
     expect(mine.body).toBe(`Oferta para ${first.name.split(" ")[0]}\n\nOlá ${first.name}, seu cupom NATAL10 vale até 25/12.\n\nLoja Exemplo`);
   } finally {
     await db.end();
+  }
+});
+
+it("sends each contact's own button values: a URL suffix, a copy code and a quick reply's payload, as the Cloud API's button components", async () => {
+  const b = await createTenant(t, { tier: "PREMIUM" });
+  await allow(t, sup, b.tenantId);
+  const admin = b.admin;
+  await routesReady(t, admin);
+  const c = await connection(t, b, "Cupons");
+  await templatesOn(t, b.tenantId, c, [BUTTONS]);
+  await t.core.broker.call(`${CHANNEL_SERVICE}.slow`, { ms: 0 });
+  const base = Number(String(Date.now()).slice(-6)) * 100 + 50;
+  const people = Array.from({ length: 3 }, (_, i) => ({ key: String(base + i), name: `Bia${i} Lima` }));
+  const contactIds: number[] = [];
+  for (const p of people) contactIds.push(await visitor(t, b.tenantId, c, p.key, p.name));
+  const created = await t.api.post("/campanhaswaba", { name: "Cupons", startAt: Date.now(), connectionIds: [c], minIntervalSeconds: 0, maxIntervalSeconds: 0, content: BUTTONS_CONTENT }, admin);
+  expect(created.status).toBe(200);
+  const id = created.body.id as number;
+  await t.api.post("/campanhaswaba/item/contacts", { id, source: { kind: "contacts", contactIds } }, admin);
+  expect((await t.api.post("/campanhaswaba/item/schedule", { id }, admin)).body).toMatchObject({ status: "scheduled" });
+  await waitFor("the campaign to finish", async () => (await t.api.get(`/campanhaswaba/item?id=${id}`, admin)).body, (x) => x.status === "finished" && x.counts.toSend === 0, 60_000);
+
+  const sends = ((await t.core.broker.call(`${CHANNEL_SERVICE}.sends`, { tenantId: b.tenantId })) as ProviderSend[]).filter((s) => s.kind === "template");
+  expect(sends.map((s) => s.to).sort()).toEqual(people.map((p) => `55119${p.key}`).sort());
+  for (const s of sends) {
+    const p = people.find((x) => `55119${x.key}` === s.to)!;
+    const first = p.name.split(" ")[0]!;
+    expect(s.template!.components).toEqual({ body: [first], buttons: [{ index: 0, value: `quero-${first}` }, { index: 2, value: first }, { index: 4, value: "NATAL10" }] });
+    expect(s.cloud).toEqual({
+      name: "cupom_botoes",
+      language: { code: "pt_BR" },
+      components: [
+        { type: "body", parameters: [{ type: "text", text: first }] },
+        { type: "button", sub_type: "quick_reply", index: "0", parameters: [{ type: "payload", payload: `quero-${first}` }] },
+        { type: "button", sub_type: "url", index: "2", parameters: [{ type: "text", text: first }] },
+        { type: "button", sub_type: "copy_code", index: "4", parameters: [{ type: "coupon_code", coupon_code: "NATAL10" }] },
+      ],
+    });
   }
 });

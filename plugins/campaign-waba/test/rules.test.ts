@@ -1,13 +1,14 @@
 /**
  * The WABA campaign's template checks and access through a real core on MariaDB and Redis: the
  * template must exist on every connection of the campaign, be APPROVED, and get exactly its
- * header's and body's number of variables, on save and again on schedule; a connection whose
+ * header's and body's number of variables, and a value for each button that needs one, on save
+ * and again on schedule; a connection whose
  * channel has no templates is refused with its code; the routes are PREMIUM; another tenant's
  * campaign is not found on every route.
  */
 import { createTenant, uid, type Auth, type Res, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { allow, connection, createSuper, routesReady, startWabaCore, templatesOn, visitor } from "./setup";
-import { IMAGE_HEADER, LOCATION_HEADER, PENDING, PROMO, PROMO_CONTENT } from "./templates";
+import { BUTTONS, BUTTONS_CONTENT, IMAGE_HEADER, LOCATION_HEADER, PENDING, PROMO, PROMO_CONTENT } from "./templates";
 
 jest.setTimeout(180_000);
 
@@ -31,7 +32,7 @@ beforeAll(async () => {
   await routesReady(t, a.admin);
   c1 = await connection(t, a, "Oficial");
   c2 = await connection(t, a, "Oficial 2");
-  await templatesOn(t, a.tenantId, c1, [PENDING, IMAGE_HEADER, LOCATION_HEADER, PROMO]);
+  await templatesOn(t, a.tenantId, c1, [PENDING, IMAGE_HEADER, LOCATION_HEADER, PROMO, BUTTONS]);
   await templatesOn(t, a.tenantId, c2, [PROMO]);
 });
 afterAll(async () => {
@@ -87,6 +88,25 @@ it("an image header takes a file of its kind, uploaded to the campaign's files; 
   expect((await t.api.get(`/campanhaswaba/item?id=${made.body.id}`, a.admin)).body.content.headerMedia).toEqual(file(up.body));
   // A TEXT header with a file: the header's parameters do not match.
   expectError(await t.api.post("/campanhaswaba", draft({ content: { ...PROMO_CONTENT, headerMedia: file(up.body) } }), a.admin), 400, "ERR_CAMPAIGN_WABA_TEMPLATE_PARAMS_MISMATCH", { part: "header" });
+});
+
+it("a URL button's {{1}} suffix and a copy code need a value, a quick reply's payload may be left empty, a button that takes none gets none", async () => {
+  const buttons = (b: Array<{ index: number; value: string }>) => draft({ connectionIds: [c1], content: { ...BUTTONS_CONTENT, buttons: b } });
+  const [reply, url, code] = BUTTONS_CONTENT.buttons;
+  const made = await t.api.post("/campanhaswaba", buttons([reply!, url!, code!]), a.admin);
+  expect(made.status).toBe(200);
+  expect((await t.api.get(`/campanhaswaba/item?id=${made.body.id}`, a.admin)).body.content).toMatchObject({ buttons: BUTTONS_CONTENT.buttons, preview: { body: BUTTONS.body.text } });
+  // The quick reply's payload is optional.
+  expect((await t.api.post("/campanhaswaba", buttons([{ index: 0, value: "" }, url!, code!]), a.admin)).status).toBe(200);
+  expect((await t.api.post("/campanhaswaba", buttons([url!, code!]), a.admin)).status).toBe(200);
+  // The URL's suffix and the code are not.
+  expectError(await t.api.post("/campanhaswaba", buttons([reply!, code!]), a.admin), 400, "ERR_CAMPAIGN_WABA_BUTTON_VALUE_REQUIRED", { button: "Meu pedido", kind: "URL", problems: { "buttons.2": "ERR_CAMPAIGN_WABA_BUTTON_VALUE_REQUIRED" } });
+  expectError(await t.api.post("/campanhaswaba", buttons([reply!, url!, { index: 4, value: "   " }]), a.admin), 400, "ERR_CAMPAIGN_WABA_BUTTON_VALUE_REQUIRED", { button: "Copiar cupom", kind: "COPY_CODE" });
+  // A fixed URL or a call button takes no value; an unknown field is the content's code.
+  expectError(await t.api.post("/campanhaswaba", buttons([url!, code!, { index: 1, value: "x" }]), a.admin), 400, "ERR_CAMPAIGN_WABA_BUTTON_VALUE_UNEXPECTED", { button: "Loja", problems: { "buttons.1": "ERR_CAMPAIGN_WABA_BUTTON_VALUE_UNEXPECTED" } });
+  expectError(await t.api.post("/campanhaswaba", buttons([url!, code!, { index: 3, value: "x" }]), a.admin), 400, "ERR_CAMPAIGN_WABA_BUTTON_VALUE_UNEXPECTED", { button: "Ligar" });
+  expectError(await t.api.post("/campanhaswaba", buttons([{ index: 2, value: "{{email}}" }, code!]), a.admin), 400, "ERR_CAMPAIGN_WABA_CONTENT_INVALID");
+  expectError(await t.api.post("/campanhaswaba", buttons([{ index: 12, value: "x" }, url!, code!]), a.admin), 400, "ERR_VALIDATION");
 });
 
 it("checks the template again on schedule: one paused since the campaign was saved is refused", async () => {
