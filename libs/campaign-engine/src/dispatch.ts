@@ -12,9 +12,16 @@
  * over: the contact goes back to pending under its next attempt (a new key) and its lane backs
  * off. Any other failure fails the contact with the core's reason. A send that throws (the core
  * unreachable) leaves the claim for the retry of the job.
+ *
+ * Throughput: a run claims a batch of contacts per transaction (one per ready lane slot; a lane
+ * with no interval takes several), sends them side by side (at most `inFlight` at once), and
+ * asks each connection's business time once per minute (hours change only at whole minutes).
+ * When the next slot is near (`shortWaitMs`) the run waits for it in process, within
+ * `runBudgetMs`, instead of going back to the scheduler, whose tick is a second; lanes keep
+ * their cadence in ms (pacing.ts slotOf), so small delays do not lower the rate.
  */
 import { campaignSendKey, type CampaignTypeDefinition, type PlatformMessage, type PlatformSend } from "@openatende/plugin-sdk";
-import { afterAccepted, afterClosed, afterRateLimited, afterSend, chooseVariant, isRateLimited, lanesFor, pickLane, randomIntervalMs, type LaneState } from "./pacing";
+import { afterAccepted, afterClosed, afterRateLimited, afterSend, chooseVariant, isRateLimited, lanesFor, pickLane, randomIntervalMs, slotOf, type LaneState } from "./pacing";
 import { CAMPAIGN_CONTACTS, CAMPAIGNS } from "./schema";
 import { contactOf, type CampaignRow, type CampaignStore, type ContactRow } from "./store";
 
@@ -27,24 +34,54 @@ export interface DispatchPorts {
   businessTime(p: { tenantId: number; connectionId: number; at: number }): Promise<{ open: boolean; nextOpenAt: number | null }>;
   /** A sent message's status now: its acks may have come before the send was recorded here, when no contact had its id. */
   messageStatus(p: { tenantId: number; messageId: number }): Promise<string | null>;
+  /** Waits `ms` on the clock of now() (a run waiting for its next slot); absent: a run never waits, it answers when to run again. */
+  sleep?(ms: number): Promise<void>;
 }
+
+export interface DispatchOptions {
+  /** Contacts claimed per transaction. */
+  batch: number;
+  /** Sends of a run under way at once. */
+  inFlight: number;
+  /** A run waits in process for a slot this near (ms), else it answers when to run again. */
+  shortWaitMs: number;
+  /** A run starts no new batch after this long (ms): another campaign's run gets the worker. */
+  runBudgetMs: number;
+  /** A run sends at most this many. */
+  maxSendsPerRun: number;
+}
+
+export const DISPATCH_DEFAULTS: DispatchOptions = { batch: 50, inFlight: 16, shortWaitMs: 1000, runBudgetMs: 2000, maxSendsPerRun: 1000 };
 
 export type DispatchOutcome =
   | { state: "idle"; reason: "gone" | "status" }
   | { state: "wait"; wakeAt: number; sent: number }
   | { state: "finished"; sent: number };
 
-/** At most this many sends per run, so a run stays short; the next run follows at once. */
-export const MAX_SENDS_PER_RUN = 50;
+/** A claimed contact: its lane (null: a claim left by a killed run, sent again as it was) and the lanes' state after the claim. */
+interface Claimed {
+  contact: ContactRow;
+  laneIndex: number | null;
+}
 
-type Claim = { contact: ContactRow; laneIndex: number | null } | { wakeAt: number } | { finished: true } | { stopped: true };
+type Claim = { items: Claimed[]; wakeAt: number; content: unknown; lanes: LaneState | null } | { finished: true } | { stopped: true };
+
+/** Business time changes only at whole minutes (schedules are "HH:MM", holidays whole days). */
+const MINUTE = 60_000;
 
 export class CampaignDispatcher {
+  readonly options: DispatchOptions;
+  /** Connections found open, until when (the next whole minute): tenant:connection → epoch ms. */
+  private openUntil = new Map<string, number>();
+
   constructor(
     readonly store: CampaignStore,
     readonly type: CampaignTypeDefinition<unknown>,
     readonly ports: DispatchPorts,
-  ) {}
+    options: Partial<DispatchOptions> = {},
+  ) {
+    this.options = { ...DISPATCH_DEFAULTS, ...options };
+  }
 
   async run(tenantId: number, campaignId: number): Promise<DispatchOutcome> {
     const first = await this.store.find(tenantId, campaignId);
@@ -55,18 +92,24 @@ export class CampaignDispatcher {
       if (!started) return { state: "idle", reason: "status" };
     } else if (first.status !== "processing") return { state: "idle", reason: "status" };
 
+    const o = this.options;
+    const began = this.ports.now();
     let sent = 0;
-    for (let turn = 0; turn < MAX_SENDS_PER_RUN * 4; turn++) {
-      if (sent >= MAX_SENDS_PER_RUN) return { state: "wait", wakeAt: this.ports.now(), sent };
+    for (;;) {
       const claim = await this.claim(tenantId, campaignId);
       if ("stopped" in claim) return { state: "idle", reason: "status" };
       if ("finished" in claim) return { state: "finished", sent };
-      if ("wakeAt" in claim) return { state: "wait", wakeAt: claim.wakeAt, sent };
-      if (claim.laneIndex === -1) continue; // a closed lane was set to wait; try the others
-      await this.sendClaimed(tenantId, campaignId, claim.contact, claim.laneIndex);
-      sent++;
+      sent += await this.sendAll(tenantId, campaignId, claim);
+      const now = this.ports.now();
+      if (sent >= o.maxSendsPerRun || now - began >= o.runBudgetMs) return { state: "wait", wakeAt: claim.wakeAt, sent };
+      if (claim.wakeAt <= now) {
+        if (claim.items.length) continue;
+        return { state: "wait", wakeAt: now, sent };
+      }
+      const wait = claim.wakeAt - now;
+      if (!this.ports.sleep || wait > o.shortWaitMs || now - began + wait > o.runBudgetMs) return { state: "wait", wakeAt: claim.wakeAt, sent };
+      await this.ports.sleep(wait);
     }
-    return { state: "wait", wakeAt: this.ports.now(), sent };
   }
 
   /** scheduled → processing, once the start came (false: someone changed the status meanwhile). */
@@ -80,47 +123,85 @@ export class CampaignDispatcher {
     });
   }
 
+  /** Is the connection open now: asked once per whole minute while open (a closed lane waits for its opening anyway). */
+  private async isOpen(tenantId: number, connectionId: number, now: number): Promise<{ open: boolean; nextOpenAt: number | null }> {
+    const key = `${tenantId}:${connectionId}`;
+    if ((this.openUntil.get(key) ?? 0) > now) return { open: true, nextOpenAt: null };
+    const bt = await this.ports.businessTime({ tenantId, connectionId, at: now });
+    if (bt.open) this.openUntil.set(key, (Math.floor(now / MINUTE) + 1) * MINUTE);
+    else this.openUntil.delete(key);
+    return bt;
+  }
+
   /**
-   * In the campaign's lock: the contact to send next (one left `sending` by a killed run first,
-   * with its recorded connection), the lane to send it through, checked open; or when to wake.
+   * In the campaign's lock: the contacts to send now — first those left `sending` by a killed
+   * run (with their recorded connection), then pending ones, one per ready lane slot, each lane
+   * checked open — and when the next slot comes.
    */
   private async claim(tenantId: number, id: number): Promise<Claim> {
     const now = this.ports.now();
     return this.store.locked(tenantId, id, async (tx, c) => {
       if (c.status !== "processing") return { stopped: true };
       const contacts = tx.table<ContactRow>(CAMPAIGN_CONTACTS);
-      const [stale] = await contacts.find({ campaignId: id, status: "sending" }, { orderBy: [["id", "asc"]], limit: 1 });
-      if (stale) return { contact: contactOf(stale), laneIndex: null };
-      const [next] = await contacts.find({ campaignId: id, status: "pending" }, { orderBy: [["id", "asc"]], limit: 1 });
-      if (!next) {
+      const batch = this.options.batch;
+      const stale = await contacts.find({ campaignId: id, status: "sending" }, { orderBy: [["id", "asc"]], limit: batch });
+      const items: Claimed[] = stale.map((r) => ({ contact: contactOf(r), laneIndex: null }));
+      const pending = items.length < batch ? await contacts.find({ campaignId: id, status: "pending" }, { orderBy: [["id", "asc"]], limit: batch - items.length }) : [];
+      if (!items.length && !pending.length) {
         await tx.table<CampaignRow>(CAMPAIGNS).update({ id }, { status: "finished", finishedAt: now, updatedAt: now });
         return { finished: true };
       }
       let lanes: LaneState = lanesFor(c.connectionIds, c.lanes, now);
-      const pick = pickLane(lanes, now);
-      if (pick.index === null) {
-        await tx.table<CampaignRow>(CAMPAIGNS).update({ id }, { lanes });
-        return { wakeAt: pick.wakeAt };
+      const claimed = new Map<string, number[]>();
+      for (const next of pending) {
+        let pick = pickLane(lanes, now);
+        while (pick.index !== null) {
+          const bt = await this.isOpen(tenantId, lanes.lanes[pick.index].connectionId, now);
+          if (bt.open) break;
+          lanes = afterClosed(lanes, pick.index, now, bt.nextOpenAt);
+          pick = pickLane(lanes, now);
+        }
+        if (pick.index === null) break;
+        const lane = lanes.lanes[pick.index];
+        const variant = chooseVariant(this.type.variantCount(c.content), () => this.ports.random());
+        // The lane is taken now (its interval counts from its slot); a rate limit moves it again.
+        const interval = randomIntervalMs(c.minIntervalSeconds, c.maxIntervalSeconds, () => this.ports.random());
+        lanes = afterSend(lanes, pick.index, slotOf(lane, now, interval), interval);
+        const key = `${lane.connectionId}:${variant}`;
+        claimed.set(key, [...(claimed.get(key) ?? []), Number(next.id)]);
+        items.push({ contact: { ...contactOf(next), status: "sending", connectionId: lane.connectionId, variant, updatedAt: now }, laneIndex: pick.index });
       }
-      const connectionId = lanes.lanes[pick.index].connectionId;
-      const bt = await this.ports.businessTime({ tenantId, connectionId, at: now });
-      if (!bt.open) {
-        lanes = afterClosed(lanes, pick.index, now, bt.nextOpenAt);
-        await tx.table<CampaignRow>(CAMPAIGNS).update({ id }, { lanes });
-        return { contact: contactOf(next), laneIndex: -1 };
+      for (const [key, ids] of claimed) {
+        const [connectionId, variant] = key.split(":").map(Number);
+        await contacts.update({ campaignId: id, id: ids, status: "pending" }, { status: "sending", connectionId, variant, updatedAt: now });
       }
-      const variant = chooseVariant(this.type.variantCount(c.content), () => this.ports.random());
-      const claimed = { status: "sending" as const, connectionId, variant, updatedAt: now };
-      await contacts.update({ campaignId: id, id: Number(next.id) }, claimed);
-      // The lane is taken now (its interval counts from the claim); a rate limit moves it again.
-      lanes = afterSend(lanes, pick.index, now, randomIntervalMs(c.minIntervalSeconds, c.maxIntervalSeconds, () => this.ports.random()));
       await tx.table<CampaignRow>(CAMPAIGNS).update({ id }, { lanes });
-      return { contact: { ...contactOf(next), ...claimed }, laneIndex: pick.index };
+      return { items, wakeAt: Math.min(...lanes.lanes.map((l) => l.nextAt)), content: c.content, lanes };
     });
   }
 
-  private async sendClaimed(tenantId: number, campaignId: number, contact: ContactRow, laneIndex: number | null): Promise<void> {
-    const c = await this.store.get(tenantId, campaignId);
+  /** Sends a batch, at most `inFlight` at once; a send that throws stops new ones and is thrown once the others are settled. */
+  private async sendAll(tenantId: number, campaignId: number, claim: { items: Claimed[]; content: unknown; lanes: LaneState | null }): Promise<number> {
+    let next = 0;
+    let done = 0;
+    let failure: { err: unknown } | null = null;
+    const worker = async () => {
+      while (!failure && next < claim.items.length) {
+        const item = claim.items[next++];
+        try {
+          await this.sendClaimed(tenantId, campaignId, claim, item.contact, item.laneIndex);
+          done++;
+        } catch (err) {
+          failure ??= { err };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.options.inFlight, claim.items.length) }, worker));
+    if (failure) throw (failure as { err: unknown }).err;
+    return done;
+  }
+
+  private async sendClaimed(tenantId: number, campaignId: number, c: { content: unknown; lanes: LaneState | null }, contact: ContactRow, laneIndex: number | null): Promise<void> {
     const connectionId = contact.connectionId!;
     const body = this.type.buildSend(c.content, { contactId: contact.contactId, name: contact.name, number: contact.number }, contact.variant ?? 0);
     let message: Pick<PlatformMessage, "id" | "status" | "failReason">;

@@ -1,5 +1,5 @@
 /** Pacing math (pure: injected clock and random source, no sleeps). */
-import { afterAccepted, afterClosed, afterRateLimited, afterSend, chooseVariant, CLOSED_RECHECK_MS, isRateLimited, lanesFor, pickLane, randomIntervalMs, RATE_LIMIT_MAX_BACKOFF_MS } from "./pacing";
+import { afterAccepted, afterClosed, afterRateLimited, afterSend, CADENCE_SLACK_MS, chooseVariant, CLOSED_RECHECK_MS, isRateLimited, lanesFor, pickLane, randomIntervalMs, RATE_LIMIT_MAX_BACKOFF_MS, slotOf } from "./pacing";
 
 const T0 = 1_800_000_000_000;
 const seq = (...xs: number[]) => {
@@ -92,5 +92,30 @@ describe("lanes: round robin with per-connection pacing", () => {
     expect(isRateLimited("ERR_RATE_LIMITED: 130429 Rate limit hit")).toBe(true);
     expect(isRateLimited("ERR_WABA_SEND_REFUSED: 131026")).toBe(false);
     expect(isRateLimited(null)).toBe(false);
+  });
+});
+
+describe("cadence in ms", () => {
+  const lane = (nextAt: number) => ({ connectionId: 11, nextAt, backoffMs: 0 });
+
+  it("a lane a little late keeps its planned slot, so its rate does not drop with each run's delay", () => {
+    // Runs that come 300 ms after each slot (a scheduler tick, a slow send): the lane still sends once a second.
+    let s = lanesFor([11], null, T0);
+    const slots: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      const now = s.lanes[0].nextAt + 300;
+      const slot = slotOf(s.lanes[0], now, 1000);
+      slots.push(slot - T0);
+      s = afterSend(s, 0, slot, 1000);
+    }
+    expect(slots).toEqual([0, 1000, 2000, 3000, 4000]);
+    expect(s.lanes[0].nextAt).toBe(T0 + 5000);
+  });
+
+  it("a lane that stood still starts again from now (no burst), and no interval means now", () => {
+    expect(slotOf(lane(T0), T0 + CADENCE_SLACK_MS, 5000)).toBe(T0);
+    expect(slotOf(lane(T0), T0 + CADENCE_SLACK_MS + 1, 5000)).toBe(T0 + CADENCE_SLACK_MS + 1);
+    expect(slotOf(lane(T0), T0 + 400, 300)).toBe(T0 + 400); // later than its own interval
+    expect(slotOf(lane(T0 - 50), T0, 0)).toBe(T0);
   });
 });

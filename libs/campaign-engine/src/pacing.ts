@@ -53,6 +53,19 @@ export function randomIntervalMs(minSeconds: number, maxSeconds: number, random:
   return Math.round((minSeconds + random() * (maxSeconds - minSeconds)) * 1000);
 }
 
+/** How late a lane may run and still keep its cadence (see slotOf). */
+export const CADENCE_SLACK_MS = 1000;
+
+/**
+ * The instant a due lane's send counts from: its planned time (`nextAt`) while it is at most
+ * min(interval, CADENCE_SLACK_MS) late, so the small delays of a run (the scheduler's tick, a
+ * slow send) do not add up and the lane keeps its rate; else now, so a lane that stood still
+ * (paused, out of hours, a slow core) does not catch up in a burst.
+ */
+export function slotOf(lane: Lane, now: number, intervalMs: number): number {
+  return lane.nextAt >= now - Math.min(intervalMs, CADENCE_SLACK_MS) ? Math.min(lane.nextAt, now) : now;
+}
+
 /** The lane after a send was claimed on it: it waits its interval plus its back-off; the next lane goes first. */
 export function afterSend(state: LaneState, index: number, now: number, intervalMs: number): LaneState {
   const lanes = state.lanes.map((l, i) => (i === index ? { ...l, nextAt: now + intervalMs + l.backoffMs } : l));

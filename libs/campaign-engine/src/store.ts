@@ -54,7 +54,7 @@ export interface NewContact {
 export type Draft = DraftFields & { content: unknown; createdBy?: number | null };
 
 const ACK_RANK: Partial<Record<CampaignContactStatus, number>> = { sent: 1, delivered: 2, read: 3, played: 4 };
-const INSERT_CHUNK = 500;
+const INSERT_CHUNK = 5000;
 
 /** How each count adds up from contact statuses. */
 const COUNTED: Record<keyof CampaignCounts, CampaignContactStatus[] | "all"> = {

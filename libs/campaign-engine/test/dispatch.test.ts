@@ -129,16 +129,16 @@ describe("dispatch", () => {
   });
 
   it("a worker killed after the send, or after the claim, then restarted: nothing twice, nothing lost", async () => {
-    const id = await scheduled(6, { minIntervalSeconds: 0, maxIntervalSeconds: 0 });
+    const id = await scheduled(6, { connectionIds: [11, 22] });
     w.core.clock = T0 + 60_000;
-    // Killed right after the core made contact 1's message (before the engine recorded it).
+    // Killed right after the core made contact 1's message (before the engine recorded it); contact 2 went beside it.
     w.core.dieAfterSend = 1;
     await expect(w.dispatcher().run(TENANT, id)).rejects.toThrow("worker killed after the send");
-    expect((await w.store.contacts(TENANT, id)).rows[0].status).toBe("sending");
+    expect((await w.store.contacts(TENANT, id)).rows.map((r) => r.status)).toEqual(["sending", "sent", "pending", "pending", "pending", "pending"]);
     await w.restart();
     // Killed between a claim and its send: the claim is recorded, the send never made.
     const { CAMPAIGN_CONTACTS } = require("../src/schema");
-    await w.data.forTenant(TENANT).table(CAMPAIGN_CONTACTS).update({ campaignId: id, id: 2 }, { status: "sending", connectionId: 11, variant: 0 });
+    await w.data.forTenant(TENANT).table(CAMPAIGN_CONTACTS).update({ campaignId: id, id: 3 }, { status: "sending", connectionId: 11, variant: 0 });
     await drive(TENANT, id);
     expect(w.core.deliveredTo()).toEqual(new Map([1, 2, 3, 4, 5, 6].map((c) => [c, 1])));
     expect(await w.store.counts(TENANT, id)).toMatchObject({ contacts: 6, toSend: 0, delivered: 6, failed: 0 });
@@ -198,7 +198,8 @@ describe("dispatch", () => {
     w.core.clock = T0 + 60_000;
     const dispatcher = new CampaignDispatcher(w.store, textType, ports);
     await expect(dispatcher.run(TENANT, id)).rejects.toThrow("is not found");
-    expect((await w.store.contacts(TENANT, id)).rows.map((x) => x.status)).toEqual(["sending", "pending"]);
+    // Both were claimed in one batch and sent side by side: the refused one failed, the other waits for the retry.
+    expect((await w.store.contacts(TENANT, id)).rows.map((x) => x.status)).toEqual(["sending", "failed"]);
     await dispatcher.run(TENANT, id);
     const { rows } = await w.store.contacts(TENANT, id);
     expect(rows.map((x) => [x.status, x.failReason])).toEqual([

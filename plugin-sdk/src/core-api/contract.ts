@@ -11,6 +11,7 @@
  * How to extend: add actions and optional fields; never change what an answer means.
  */
 import type { Availability, AvailabilitySlot, TimeState } from "@openatende/contracts/business-time";
+import type { KeysetPage, PlatformTaggedContact } from "./keyset";
 import type { ChatbotBinding, ChatbotDistribution, ChatbotHandoffReason, ChatbotScope } from "../chatbot-contract";
 import type { TemplateSendComponents, TemplatesListResult, TemplateStatus } from "../templates";
 import type { InboundClaim } from "../hooks-contract";
@@ -39,19 +40,6 @@ export interface PlatformContact {
   state: string | null;
   createdAt: string;
   updatedAt: string;
-}
-
-/** A contact as platform.contacts.byTags pages it: what a campaign links, nothing more. */
-export interface PlatformTaggedContact {
-  id: number;
-  name: string;
-  number: string | null;
-}
-
-/** A keyset page: `nextAfterId` goes in the next call's `afterId`; null: this was the last page. */
-export interface KeysetPage<T> {
-  rows: T[];
-  nextAfterId: number | null;
 }
 
 export interface PlatformTicket {
@@ -254,11 +242,7 @@ type T = { tenantId: number };
 export interface PlatformActions {
   "platform.contacts.get": { params: T & { id: number }; result: PlatformContact };
   "platform.contacts.list": { params: T & ContactQuery; result: Page<PlatformContact> };
-  /**
-   * The tenant's contacts carrying any of `tagIds`, by id, `limit` (default 1000, at most 5000)
-   * after `afterId` (default 0): a whole tag of any size in pages that each cost the same (no
-   * count, no offset).
-   */
+  /** Contacts carrying any of `tagIds` by id, `limit` (1000; ≤ 5000) after `afterId`: pages of equal cost (no count, no offset). */
   "platform.contacts.byTags": { params: T & { tagIds: number[]; afterId?: number; limit?: number }; result: KeysetPage<PlatformTaggedContact> };
   "platform.contacts.update": { params: T & { id: number; name?: string; email?: string | null }; result: PlatformContact };
   /**
