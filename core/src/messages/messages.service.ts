@@ -149,20 +149,22 @@ export function createMessagesService(deps: CoreDeps): ServiceSchema {
             quoted = q.get({ plain: true }) as MessageRow;
           }
           // A connection whose plugin the tenant may not use now takes nothing: refused before anything is stored.
-          if (ticket.connectionId) {
-            await outgoing.channelService(ctx, ticket.connectionId).catch((err: { type?: string }) => {
-              if (err.type === "ERR_CONNECTION_INACTIVE") throw err;
-            });
-          }
+          // Its answer goes with the send, which then does not ask again (outgoing.ts SendVia).
+          const channel = ticket.connectionId
+            ? await outgoing.channelService(ctx, ticket.connectionId).catch((err: { type?: string }) => {
+                if (err.type === "ERR_CONNECTION_INACTIVE") throw err;
+                return null;
+              })
+            : null;
           const stored = medias.length ? storeFiles(deps.config.dataDir, ticket.tenantId, medias) : [];
           // Signed once, here, for every channel: stored and sent alike (signature.ts).
           body = await withSignature(ctx, ticket.tenantId, body);
           const out: Array<ReturnType<typeof view>> = [];
           if (stored.length) {
             for (let i = 0; i < stored.length; i++) {
-              out.push(await sendOne(ctx, ticket, { body: i === 0 ? body : "", media: stored[i], quoted }));
+              out.push(await sendOne(ctx, ticket, { body: i === 0 ? body : "", media: stored[i], quoted }, { channel }));
             }
-          } else out.push(await sendOne(ctx, ticket, { body, quoted }));
+          } else out.push(await sendOne(ctx, ticket, { body, quoted }, { channel }));
           ctx.meta.$statusCode = 201;
           return out.length === 1 ? out[0] : { messages: out };
         },

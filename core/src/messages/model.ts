@@ -128,7 +128,7 @@ export function view(m: Message | MessageRow) {
 export type MessageView = ReturnType<typeof view>;
 
 /** `{tenant}:appMessage` to whoever may see the ticket. */
-export async function emitMessage(ctx: Pick<Context, "emit" | "call">, ticket: TicketRow, action: MessageAction, message: MessageView, contact?: { id: number; name: string; profilePicUrl?: string | null }): Promise<void> {
+export async function emitMessage(ctx: Pick<Context, "emit" | "call">, ticket: Pick<TicketRow, "id" | "tenantId" | "status" | "userId" | "queueId" | "isGroup">, action: MessageAction, message: MessageView, contact?: { id: number; name: string; profilePicUrl?: string | null }): Promise<void> {
   pushRealtime(ctx, {
     ...(await ticketAudience(ctx, ticket)),
     event: REALTIME_EVENTS.appMessage(ticket.tenantId),

@@ -42,6 +42,22 @@ export const STALE_KEYED_SEND_MS = 2 * 60_000;
 /** What a send needs of its connection: which tenant's, which channel, which major. */
 export type SendConnection = Pick<ConnectionRow, "id" | "tenantId" | "type" | "pluginMajor">;
 
+/** What a send needs of its ticket: where it goes, and who may see the message (emitMessage). findActive's row is enough. */
+export type SendTicket = Pick<TicketRow, "id" | "tenantId" | "contactId" | "connectionId" | "status" | "userId" | "queueId" | "isGroup">;
+
+/** The channel a send goes through, as channelService answers it. */
+export type SendChannel = { service: string; connection: SendConnection; receipts?: boolean; capabilities: readonly string[] };
+
+/**
+ * What the caller of sendOne already knows, so the send does not ask again: the channel it
+ * resolved for its own checks a moment before (its plugin and major), and the contact's
+ * address on that channel. Only used when it is the ticket's own connection.
+ */
+export interface SendVia {
+  channel?: SendChannel | null;
+  to?: string | null;
+}
+
 /** A connection stays this long at most in a process's cache (a safety net: its changes drop it at once). */
 const CONNECTION_TTL_MS = 30_000;
 
@@ -68,7 +84,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
   }
 
   /** The connection's channel service, while the tenant may use its plugin (ERR_CONNECTION_INACTIVE otherwise). */
-  async function channelService(ctx: Ctx, connectionId: number | null): Promise<{ service: string; connection: SendConnection; receipts?: boolean; capabilities: readonly string[] }> {
+  async function channelService(ctx: Ctx, connectionId: number | null): Promise<SendChannel> {
     if (!connectionId) throw new AppError("ERR_NO_DEFAULT_CONNECTION");
     const connection = await connectionOf(ctx, connectionId);
     if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
@@ -163,7 +179,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
   }
 
   /** Puts a send, or a change of a sent message, in the outbox until its channel plugin is back. */
-  async function waitForChannel(ctx: Ctx, ticket: TicketRow, connectionId: number | null, messageId: number, op: "send" | "edit" | "reaction" | "delete", message: OutboundMessage, away: unknown): Promise<void> {
+  async function waitForChannel(ctx: Ctx, ticket: SendTicket, connectionId: number | null, messageId: number, op: "send" | "edit" | "reaction" | "delete", message: OutboundMessage, away: unknown): Promise<void> {
     // A message without a connection never met an away plugin (it has no channel to wait for).
     const connection = connectionId ? await connectionOf(ctx, connectionId) : null;
     if (!connection) throw new AppError("ERR_CONNECTION_NOT_FOUND");
@@ -194,7 +210,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
    * mid-call), or earlier messages of the connection wait there still, which it must not
    * overtake. The outbox service sends it when the plugin is back (see settle).
    */
-  async function handOver(ctx: Ctx, ticket: TicketRow, messageId: number, o: OutgoingContent): Promise<Partial<MessageRow> | null> {
+  async function handOver(ctx: Ctx, ticket: SendTicket, messageId: number, o: OutgoingContent, via: SendVia = {}): Promise<Partial<MessageRow> | null> {
     const replyToProviderId = o.quoted?.providerId ?? undefined;
     const media = o.media && { path: o.media.path, url: o.media.url, mimeType: o.media.mimeType, fileName: o.media.fileName, size: o.media.size };
     // A sticker goes as the channel's sticker (the kind the "sticker" capability promises), and waits in the outbox as one.
@@ -210,8 +226,9 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
     try {
       if (ticket.connectionId && (await call(ctx, "outbox.waits", { connectionId: ticket.connectionId }))) away = "ERR_OUTBOX_WAITING";
       else {
-        const { service, connection } = await channelService(ctx, ticket.connectionId);
-        const to = await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
+        const known = via.channel && via.channel.connection.id === ticket.connectionId ? via.channel : null;
+        const { service, connection } = known ?? (await channelService(ctx, ticket.connectionId));
+        const to = known && via.to ? via.to : await contactExternalId(ctx, ticket.tenantId, ticket.contactId, connection.type);
         const res = await callChannel(ctx, service, "send", { tenantId: ticket.tenantId, connectionId: connection.id, to: { externalId: to }, message, messageId });
         return { status: "sent", providerId: res.providerMessageId };
       }
@@ -232,7 +249,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
   }
 
   /** Records an outgoing message, hands it to the channel, and records the outcome either way. */
-  async function sendOne(ctx: Ctx, ticket: TicketRow, o: OutgoingContent & { forwarded?: boolean }): Promise<ReturnType<typeof view>> {
+  async function sendOne(ctx: Ctx, ticket: SendTicket, o: OutgoingContent & { forwarded?: boolean }, via: SendVia = {}): Promise<ReturnType<typeof view>> {
     const now = Date.now();
     const row = await model
       .create({
@@ -256,7 +273,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
         if (o.idempotencyKey && err instanceof UniqueConstraintError) return null;
         throw err;
       });
-    if (!row) return sentBefore(ctx, ticket, o);
+    if (!row) return sentBefore(ctx, ticket, o, via);
     // The ticket's last message and activity, recorded alongside the hand-over (its outcome
     // does not change them), from the moment the message exists: a customer's answer to it
     // then finds the ticket as this message left it.
@@ -267,7 +284,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
     await emit(ctx, ticket, "create", view(row));
     let patch: Partial<MessageRow> | null;
     try {
-      patch = await handOver(ctx, ticket, Number(row.get("id")), o);
+      patch = await handOver(ctx, ticket, Number(row.get("id")), o, via);
     } catch (err) {
       const reason = failReasonOf(err);
       logger().warn(`message ${row.get("id")} not sent: ${reason}`);
@@ -288,7 +305,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
    * live hand-over could be); it is handed over now with the same message id, which is the id
    * a channel dedupes its sends on (plugins/README.md, "Sends may come twice").
    */
-  async function sentBefore(ctx: Ctx, ticket: TicketRow, o: OutgoingContent): Promise<ReturnType<typeof view>> {
+  async function sentBefore(ctx: Ctx, ticket: SendTicket, o: OutgoingContent, via: SendVia): Promise<ReturnType<typeof view>> {
     const first = await model.findOne({ where: { tenantId: ticket.tenantId, idempotencyKey: o.idempotencyKey! } });
     if (!first) throw new AppError("ERR_MESSAGE_NOT_FOUND", { idempotencyKey: o.idempotencyKey });
     const m = first.get({ plain: true }) as MessageRow;
@@ -297,7 +314,7 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
     logger().info(`message ${m.id}: its keyed send was cut short before the hand-over; handing it over again`);
     let patch: Partial<MessageRow> | null;
     try {
-      patch = await handOver(ctx, ticket, m.id, o);
+      patch = await handOver(ctx, ticket, m.id, o, via);
     } catch (err) {
       patch = { status: "failed", failReason: String(failReasonOf(err)).slice(0, 255) };
     }
@@ -307,5 +324,5 @@ export function outgoingMessages(deps: CoreDeps, model: typeof Message, logger: 
     return v;
   }
 
-  return { forgetConnection, channelService, sendReceipts, recordSend, loadOwnedMessage, relayChange, reviseWaiting, sendOne };
+  return { connectionOf, forgetConnection, channelService, sendReceipts, recordSend, loadOwnedMessage, relayChange, reviseWaiting, sendOne };
 }

@@ -6,9 +6,8 @@ import { checkContentType, CONTENT_HEAD_BYTES, resolveStored, type StoredFile } 
 import type { Ctx } from "../types";
 import { call } from "../bus/call";
 import { view, type defineMessage } from "./model";
-import type { outgoingMessages } from "./outgoing";
+import type { outgoingMessages, SendChannel, SendTicket } from "./outgoing";
 import { platformSendMediaRule, type MessagesActions, type MessageView, type PlatformSendParams as SendParams } from "./contract";
-import type { TicketRow } from "../tickets/model";
 import { LANGUAGE, platformTemplateComponentsRule } from "./template-send";
 
 type Actions = NonNullable<ServiceSchema["actions"]>;
@@ -76,13 +75,15 @@ export function platformMessageActions(model: ReturnType<typeof defineMessage>, 
    * connection whose plugin the tenant may not use now takes nothing, as for an agent. A
    * template goes only to a channel that sends them. The key (`<plugin id>:<key>`, made by the
    * platform service) makes a retried send answer the first message (outgoing.ts sentBefore).
+   * `to`: the contact's address on the ticket's connection, when the caller has read it.
    */
-  async function sendAsPlugin(ctx: Ctx, ticket: TicketRow, p: SendParams): Promise<MessageView> {
+  async function sendAsPlugin(ctx: Ctx, ticket: SendTicket, p: SendParams, to?: string): Promise<MessageView> {
     const body = p.body.trim();
     if (!body && !p.media) throw new AppError("ERR_REQUIRED_BODY", { field: "body" });
     if (p.template && !LANGUAGE.test(p.template.language)) throw new AppError("ERR_VALIDATION", { field: "template.language", rule: "stringPattern" });
+    let channel: SendChannel | null = null;
     if (ticket.connectionId) {
-      const channel = await outgoing.channelService(ctx, ticket.connectionId).catch((err: { type?: string }) => {
+      channel = await outgoing.channelService(ctx, ticket.connectionId).catch((err: { type?: string }) => {
         if (err.type === "ERR_CONNECTION_INACTIVE") throw err;
         return null;
       });
@@ -95,7 +96,7 @@ export function platformMessageActions(model: ReturnType<typeof defineMessage>, 
     const media = p.media && !p.template ? await storedOf(ticket.tenantId, p.media) : header;
     const components = header ? { ...p.template!.components, header: { ...p.template!.components!.header, media: header } } : p.template?.components;
     const template = p.template ? { name: p.template.name, language: p.template.language, ...(components ? { components } : {}) } : undefined;
-    return outgoing.sendOne(agentless, ticket, { body, ...(media ? { media } : {}), ...(template ? { template } : {}), ...(p.idempotencyKey ? { idempotencyKey: p.idempotencyKey } : {}) });
+    return outgoing.sendOne(agentless, ticket, { body, ...(media ? { media } : {}), ...(template ? { template } : {}), ...(p.idempotencyKey ? { idempotencyKey: p.idempotencyKey } : {}) }, { channel, to });
   }
 
   return {
@@ -151,18 +152,27 @@ export function platformMessageActions(model: ReturnType<typeof defineMessage>, 
       params: { tenantId: id, contactId: id, connectionId: id, ticket: { type: "enum", values: ["active", "closed"], optional: true }, ...sendParams },
       async handler(ctx: Ctx<MessagesActions["messages.platformSendTo"]["params"]>): Promise<MessagesActions["messages.platformSendTo"]["result"]> {
         const { tenantId, contactId, connectionId } = ctx.params;
-        const contact = await call(ctx, "contacts.getInternal", { tenantId, id: contactId });
-        if (!contact) throw new AppError("ERR_CONTACT_NOT_FOUND", { id: contactId });
-        const connection = await call(ctx, "connections.getInternal", { id: connectionId });
-        if (!connection || connection.tenantId !== tenantId) throw new AppError("ERR_CONNECTION_NOT_FOUND", { id: connectionId });
-        // A contact with no address on this channel (a web chat visitor on WhatsApp…) is refused before any ticket is opened for it.
-        if (!(await call(ctx, "contacts.identityFor", { tenantId, contactId, channelType: connection.type }))) throw new AppError("ERR_CONTACT_NUMBER_INVALID", { field: "contactId" });
+        // The connection as every send reads it (outgoing.ts: cached, dropped when it changes).
+        const connection = await outgoing.connectionOf(ctx, connectionId);
+        if (!connection || connection.tenantId !== tenantId) {
+          // An unknown contact is named first, as it always was.
+          if (!(await call(ctx, "contacts.getInternal", { tenantId, id: contactId }))) throw new AppError("ERR_CONTACT_NOT_FOUND", { id: contactId });
+          throw new AppError("ERR_CONNECTION_NOT_FOUND", { id: connectionId });
+        }
+        // The contact's address on this channel, which is also what the send hands the channel. An
+        // address is only found for a contact of the tenant's (its identities go with it), so the
+        // contact itself is read only when there is none: unknown, or a contact with no address on
+        // this channel (a web chat visitor on WhatsApp…), refused before any ticket is opened for it.
+        const to = await call(ctx, "contacts.identityFor", { tenantId, contactId, channelType: connection.type });
+        if (!to) {
+          const contact = await call(ctx, "contacts.getInternal", { tenantId, id: contactId });
+          if (!contact) throw new AppError("ERR_CONTACT_NOT_FOUND", { id: contactId });
+          throw new AppError("ERR_CONTACT_NUMBER_INVALID", { field: "contactId" });
+        }
+        // The active ticket's row as findActive reads it is all a send needs of it (SendTicket).
         const active = await call(ctx, "tickets.findActive", { tenantId, contactId, connectionId });
-        const opened = active
-          ? null
-          : await call(ctx, "tickets.openForInbound", { tenantId, contactId, connectionId, fromMe: true, ...(ctx.params.ticket === "closed" ? { closed: true } : {}) });
-        const ticket = opened ? opened.ticket : await ticketOf(ctx, tenantId, active!.id);
-        return sendAsPlugin(ctx, ticket, ctx.params);
+        const ticket = active ?? (await call(ctx, "tickets.openForInbound", { tenantId, contactId, connectionId, fromMe: true, ...(ctx.params.ticket === "closed" ? { closed: true } : {}) })).ticket;
+        return sendAsPlugin(ctx, ticket, ctx.params, to);
       },
     },
   };
