@@ -34,7 +34,7 @@ import type { InteractiveSpec } from "./interactive";
 import { PluginStore } from "./store";
 import type { CloudProvider } from "./provider";
 import { MAX_DELIVERY_BYTES } from "./webhook";
-import { templateActions } from "./template-actions";
+import { templateActionsOf } from "./template-actions";
 import { TemplateStatusStore } from "./template-status";
 import { pushOf, takeTemplateStatuses } from "./template-webhook";
 
@@ -174,7 +174,7 @@ export function cloudChannelPlugin<M extends CloudManifest>(pkgJson: M, provider
       },
 
       // Message templates (contract 1.3, manifest platform.channel.templates): template-actions.ts.
-      ...templateActions,
+      ...templateActionsOf(PLUGIN_ID, provider.codes),
 
       // --- the provider's webhook (public, keyed by the connection token) -----------------------
       ...handshakeActions,

@@ -44,6 +44,9 @@ export const CODE_NAMES = [
   "TEMPLATE_NOT_FOUND",
   "TEMPLATE_REFUSED",
   "PAYLOAD_INVALID",
+  "TEMPLATE_SAMPLE_REQUIRED",
+  "TEMPLATE_SAMPLE_TYPE",
+  "TEMPLATE_SAMPLE_TOO_LARGE",
 ] as const;
 export type CodeName = (typeof CODE_NAMES)[number];
 

@@ -23,6 +23,7 @@ import {
   type TemplatesListResult,
 } from "@openatende/plugin-sdk";
 import type { CloudChannel } from "./channel";
+import { templateSampleActions } from "./template-sample";
 import type { TemplateStatusRecord, TemplateStatusStore } from "./template-status";
 
 const id = { type: "number", integer: true, positive: true } as const;
@@ -30,7 +31,7 @@ const ref = { tenantId: id, connectionId: id };
 const NAME = { type: "string", pattern: /^[a-z0-9_]{1,512}$/, messages: { stringPattern: "a template name is lower-case letters, digits and _ (at most 512)" } } as const;
 const examples = (max: number) => ({ type: "array", optional: true, max: 20, items: { type: "string", min: 1, max } }) as const;
 
-const templateParams = {
+export const templateParams = {
   type: "object",
   props: {
     name: NAME,
@@ -65,6 +66,12 @@ type Ctx<P> = Context<P>;
 const channelOf = (svc: any): CloudChannel => svc.channel as CloudChannel;
 /** The business account of the tenant's connected connection (404 for another tenant's). */
 const accountOf = (svc: any, ref: ConnectionRef) => ({ tenantId: ref.tenantId, businessAccountId: channelOf(svc).templates.liveOf(ref).settings.businessAccountId });
+
+/** The contract's template actions, and the plugin's route for a template with its media header's sample (template-sample.ts). */
+export const templateActionsOf = (pluginId: string, codes: string) => ({
+  ...templateActions,
+  ...templateSampleActions(pluginId, codes, templateParams, (svc, p, sample) => channelOf(svc).templates.create(p, sample)),
+});
 
 export const templateActions = {
   templatesList: {

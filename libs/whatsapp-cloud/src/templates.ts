@@ -11,13 +11,14 @@
  *
  * Where the templates live and how the provider lists them is the provider's (template-api.ts).
  */
-import { PluginError, templateProblems, type ChannelTemplate, type ConnectionRef, type TemplateCreateParams, type TemplateCreateResult, type TemplateDeleteResult, type TemplatesListParams, type TemplatesListResult, type TemplateStatus } from "@openatende/plugin-sdk";
+import { PluginError, TEMPLATE_HEADER_FILE_TYPES, templateProblems, type ChannelTemplate, type ConnectionRef, type TemplateCreateParams, type TemplateCreateResult, type TemplateDeleteResult, type TemplatesListParams, type TemplatesListResult, type TemplateStatus } from "@openatende/plugin-sdk";
 import { Errors } from "moleculer";
 import type { CloudChannel, Live } from "./channel";
 import { credentialsDetail, needsCredentials, notConnected } from "./failures";
-import { GraphError } from "./graph";
+import { GraphError, type FilePart } from "./graph";
 import { codeOf, redact, WABA_CODES } from "./provider";
 import { metaTemplateBody, templateFromMeta } from "./template-meta";
+import { sampleProblem } from "./template-sample";
 
 /** How long a template's definition read for a send is reused (its buttons' kinds do not change once approved). */
 const DEFINITION_TTL_MS = 10 * 60_000;
@@ -59,14 +60,31 @@ export class Templates {
     return { templates: page.data.map(templateFromMeta), next: page.next };
   }
 
-  async create(p: TemplateCreateParams): Promise<TemplateCreateResult> {
+  /**
+   * Submits a template; a media header's sample file, when given, is checked and uploaded
+   * first and the template names its handle (template-sample.ts). A media header needs a
+   * sample (a file here, or the handle of one uploaded before).
+   */
+  async create(p: TemplateCreateParams, sample?: FilePart): Promise<TemplateCreateResult> {
     const problems = templateProblems(p.template);
     if (problems.length) {
       const [first] = problems;
       throw new PluginError(codeOf(this.codes, "TEMPLATE_INVALID"), 400, { field: `template.${first.field}`, reason: first.reason, problems });
     }
+    const header = p.template.header;
+    if (sample) {
+      const wrong = sampleProblem(this.codes, header?.format ?? "TEXT", sample);
+      if (wrong) throw wrong;
+    } else if (header && TEMPLATE_HEADER_FILE_TYPES[header.format] && !header.example?.length) {
+      throw new PluginError(codeOf(this.codes, "TEMPLATE_SAMPLE_REQUIRED"), 400, { field: "template.header.example", format: header.format });
+    }
     const l = this.liveOf(p);
-    const res = await this.call(l, () => this.api.create(l.graph, l.settings, metaTemplateBody(p.template)));
+    let template = p.template;
+    if (sample && header) {
+      const handle = await this.uploadSample(l, sample);
+      template = { ...template, header: { format: header.format, example: [handle] } };
+    }
+    const res = await this.call(l, () => this.api.create(l.graph, l.settings, metaTemplateBody(template)));
     if (res.id === undefined) throw templateError(new GraphError("the API answered no template id", 502, 0, "No template id"), this.codes);
     return { id: String(res.id), status: statusOf(res.status) };
   }
@@ -96,6 +114,19 @@ export class Templates {
   private async byName(l: Live, name: string): Promise<ChannelTemplate[]> {
     const found = await this.call(l, () => this.api.byName(l.graph, l.settings, name));
     return found.map(templateFromMeta).filter((t) => t.name === name);
+  }
+
+  /** The sample's upload; a refusal is the file's (MEDIA_FAILED with the provider's words) unless it is the credentials, a throttle or an outage. */
+  private async uploadSample(l: Live, file: FilePart): Promise<string> {
+    try {
+      return await this.api.uploadSample(l.graph, l.settings, file);
+    } catch (err) {
+      if (!(err instanceof GraphError)) throw err;
+      this.channel.opts.logger.warn(`connection ${l.ref.connectionId}: template sample upload refused: ${redact(err.message, l.settings)}`);
+      const mapped = templateError(err, this.codes) as PluginError;
+      if (mapped.type !== codeOf(this.codes, "TEMPLATE_REFUSED")) throw mapped;
+      throw new PluginError(codeOf(this.codes, "MEDIA_FAILED"), 422, { code: err.code || err.httpStatus, title: err.title, reason: err.title });
+    }
   }
 
   private forget(l: Live): void {

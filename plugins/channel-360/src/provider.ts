@@ -13,11 +13,13 @@
  *   with the partner secret) is accepted instead when the connection holds that secret. One
  *   URL per number: whatever comes to it is its connection's (no routing to other connections);
  * - templates: `<base>/v1/configs/templates` (list: `waba_templates[]`, offset paging), deleted
- *   by name at `<base>/v1/configs/templates/<name>`.
+ *   by name at `<base>/v1/configs/templates/<name>`; a media header's sample goes through
+ *   360dialog's relay of the Resumable Upload API (`<base>/uploads`, then `<base>/<upload:…>`
+ *   with the key; docs.360dialog.com, Messaging API › Media Uploads).
  */
 import { createHmac } from "node:crypto";
 import { hmacSignatureValid, sameSecret } from "@openatende/plugin-sdk";
-import { qs, type CloudProvider, type Headers, type ProviderProfile, type TemplateApi } from "@openatende/whatsapp-cloud";
+import { qs, resumableUpload, type CloudProvider, type Headers, type ProviderProfile, type TemplateApi } from "@openatende/whatsapp-cloud";
 import { readSettings, type D360Settings } from "./settings";
 
 /** The header our registration asks 360dialog to send with every delivery. */
@@ -100,6 +102,8 @@ export const d360Templates: TemplateApi<D360Settings> = {
     await graph.call("DELETE", `${TEMPLATES}/${encodeURIComponent(name)}`);
     return true;
   },
+  // The key (the profile's header) is the credential of both calls.
+  uploadSample: (graph, _s, file) => resumableUpload(graph, "/uploads", {}, file),
 };
 
 export const d360Provider: CloudProvider<D360Settings> = {

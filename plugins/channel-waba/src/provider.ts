@@ -4,7 +4,8 @@
  * webhooks signed with the app secret (X-Hub-Signature-256) and checked with Meta's GET
  * handshake; one app's webhook may carry changes of every number of the app, so a change for
  * another connection's number goes to it when that connection holds the same app secret;
- * templates under the WhatsApp Business Account (`/<WABA id>/message_templates`).
+ * templates under the WhatsApp Business Account (`/<WABA id>/message_templates`), a media
+ * header's sample uploaded through the app (`/<app id>/uploads`, the Resumable Upload API).
  */
 import { hmacSignatureValid, sameSecret } from "@openatende/plugin-sdk";
 import { metaTemplateApi, SIGNATURE_HEADER, verificationAnswer, type CloudProvider, type ProviderProfile } from "@openatende/whatsapp-cloud";
@@ -38,7 +39,7 @@ export const wabaProvider: CloudProvider<WabaSettings> = {
   handshakeRefused: "ERR_WABA_VERIFY_TOKEN_MISMATCH",
   sharesWebhooks: (own, other) => sameSecret(other.appSecret, own.appSecret),
   ownsAccount: (s, entryId) => entryId === s.businessAccountId,
-  templates: metaTemplateApi<WabaSettings>(),
+  templates: metaTemplateApi<WabaSettings>({ appIdOf: (s) => s.appId, tokenOf: (s) => s.accessToken }),
   // What the test shows under its translated title: the number as Meta knows it (data, no prose in one language).
   accepted: (s, who) => [who.verified_name, who.display_phone_number].filter(Boolean).join(" · ") || s.phoneNumberId,
 };

@@ -7,7 +7,10 @@
  *          → { id, status:"PENDING", category }
  *   DELETE /<ver>/<WABA id>/message_templates?name=…[&hsm_id=…]  → { success:true }
  *
- * Every call needs the Bearer token of a number of that business account (else 190).
+ * Every call needs the Bearer token of a number of that business account (else 190). A media
+ * header (IMAGE, VIDEO, DOCUMENT) needs `example.header_handle` naming a file of its kind
+ * uploaded through the Resumable Upload API (fake-graph-uploads.ts) with a token of that
+ * account (else Meta's 100 "Invalid parameter").
  * `statusWebhook` changes a template's status here and POSTs Meta's signed
  * `message_template_status_update` change to a connection's webhook.
  */
@@ -15,6 +18,10 @@ import { randomBytes } from "node:crypto";
 import type * as http from "node:http";
 import { envelope } from "./meta-payloads";
 import { FakeGraph, TOKEN_EXPIRED } from "./fake-graph";
+import { FakeUploads } from "./fake-graph-uploads";
+
+/** The files Meta takes as a media header's sample, by format. */
+const SAMPLE_TYPES: Record<string, string[]> = { IMAGE: ["image/jpeg", "image/png"], VIDEO: ["video/mp4", "video/3gpp"], DOCUMENT: ["application/pdf"] };
 
 export interface FakeTemplate {
   id: string;
@@ -34,9 +41,12 @@ export class FakeTemplates {
   readonly templates: FakeTemplate[] = [];
   /** Every template call, in order (method, WABA id, query, body). */
   readonly calls: Array<{ method: string; wabaId: string; query: Record<string, string>; body?: unknown }> = [];
+  /** The Resumable Upload API the media headers' samples come through. */
+  readonly uploads: FakeUploads;
 
   /** Wraps `graph`'s request handler: template paths are answered here, everything else as before. */
   constructor(private readonly graph: FakeGraph) {
+    this.uploads = new FakeUploads(graph);
     const g = graph as unknown as { handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> };
     const inner = g.handle.bind(graph);
     g.handle = async (req, res) => {
@@ -91,6 +101,12 @@ export class FakeTemplates {
         return send(400, metaError(400, 100, "Invalid parameter"));
       }
       if (!Array.isArray(b.components) || !b.components.some((c: { type?: unknown }) => c.type === "BODY")) return send(400, metaError(400, 100, "Invalid parameter"));
+      const header = (b.components as Array<Record<string, any>>).find((c) => c.type === "HEADER");
+      if (header && SAMPLE_TYPES[header.format]) {
+        const tokens = [...this.graph.numbers.values()].filter((n) => n.wabaId === wabaId).map((n) => n.token);
+        const handles = header.example?.header_handle;
+        if (!Array.isArray(handles) || handles.length !== 1 || !this.uploads.valid(handles[0], tokens, SAMPLE_TYPES[header.format])) return send(400, metaError(400, 100, "Invalid parameter: header_handle"));
+      }
       if (mine.some((t) => t.name === b.name && t.language === b.language)) return send(400, metaError(400, 100, "Content in this language already exists"));
       const t = this.add(wabaId, { name: b.name, language: b.language, category: String(b.category), status: "PENDING", components: b.components as Array<Record<string, unknown>> });
       return send(200, { id: t.id, status: "PENDING", category: t.category });
