@@ -1,4 +1,4 @@
-import { Tabs, Typography } from "antd";
+import { Menu, Typography } from "antd";
 import { observer } from "mobx-react-lite";
 import { ApiOutlined, AppstoreOutlined, CalendarOutlined, ClockCircleOutlined, FieldTimeOutlined, ControlOutlined, GlobalOutlined, PartitionOutlined, TagsOutlined, TeamOutlined } from "@ant-design/icons";
 import type { ReactNode } from "react";
@@ -8,6 +8,7 @@ import { labelOf, useSlot } from "../../plugins/slots";
 import { useRoot } from "../../app/context";
 import { isMasterAdmin } from "../../app/gating";
 import "../../ui/kit.css";
+import "./settings-nav.css";
 
 /** The settings children this shell implements, in menu order (spec §2); `master`: the master admin's only. */
 export const SETTINGS_SECTIONS: Array<{ key: string; icon: ReactNode; master?: boolean }> = [
@@ -22,7 +23,22 @@ export const SETTINGS_SECTIONS: Array<{ key: string; icon: ReactNode; master?: b
   { key: "globais", icon: <GlobalOutlined />, master: true },
 ];
 
-/** /configuracoes (admin only, gated by the router): a sub-navigation of the children (the core's, then the plugins' sections) and the open child. */
+const item = (key: string, icon: ReactNode, text: string) => ({
+  key,
+  icon,
+  label: (
+    <span data-testid={`settings-tab-${key}`} title={text}>
+      {text}
+    </span>
+  ),
+});
+
+/**
+ * /configuracoes (admin only, gated by the router): a side navigation of the children — the
+ * core's, then the plugins' sections, in two groups, every one in sight however many plugins
+ * add theirs (a tab strip of twenty-odd sections hid most of them) — and the open child.
+ * Below 900 px wide the navigation goes above the child and scrolls sideways.
+ */
 export default observer(function ConfiguracoesPage() {
   const root = useRoot();
   const { t } = useTranslation();
@@ -30,6 +46,12 @@ export default observer(function ConfiguracoesPage() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const current = pathname.replace(/^\/configuracoes\/?/, "").split("/")[0] || "usuarios";
+  const core = SETTINGS_SECTIONS.filter((s) => !s.master || isMasterAdmin(root)).map((s) => item(s.key, s.icon, t(`configuracoes.sections.${s.key}`)));
+  // In the order of their names: the plugins register as their remotes load, in no set order.
+  const plugins = pluginSections
+    .map((s) => ({ path: s.path, text: labelOf(s.label, root.session.locale) }))
+    .sort((a, b) => a.text.localeCompare(b.text, root.session.locale))
+    .map((s) => item(s.path, <AppstoreOutlined />, s.text));
   return (
     <div className="oa-page oa-settings" data-page="ConfiguracoesPage">
       <div className="oa-page-head">
@@ -40,28 +62,22 @@ export default observer(function ConfiguracoesPage() {
           <Typography.Text type="secondary">{t("configuracoes.subtitle")}</Typography.Text>
         </div>
       </div>
-      <nav aria-label={t("configuracoes.title")}>
-        <Tabs
-          className="oa-settings-tabs"
-          activeKey={current}
-          onChange={(k) => navigate(`/configuracoes/${k}`)}
-          items={[
-            ...SETTINGS_SECTIONS.filter((s) => !s.master || isMasterAdmin(root)).map((s) => ({ key: s.key, icon: s.icon, text: t(`configuracoes.sections.${s.key}`) })),
-            ...pluginSections.map((s) => ({ key: s.path, icon: <AppstoreOutlined />, text: labelOf(s.label, root.session.locale) })),
-          ].map((s) => ({
-            key: s.key,
-            label: (
-              <span data-testid={`settings-tab-${s.key}`}>
-                {s.icon}
-                <span style={{ marginInlineStart: 8 }}>{s.text}</span>
-              </span>
-            ),
-          }))}
-        />
-      </nav>
-      <section className="oa-settings-body">
-        <Outlet />
-      </section>
+      <div className="oa-settings-layout">
+        <nav aria-label={t("configuracoes.nav")} className="oa-settings-tabs oa-settings-nav">
+          <Menu
+            mode="inline"
+            selectedKeys={[current]}
+            onClick={({ key }) => navigate(`/configuracoes/${key}`)}
+            items={[
+              { type: "group", key: "core", label: t("configuracoes.groups.core"), children: core },
+              ...(plugins.length ? [{ type: "group" as const, key: "plugins", label: t("configuracoes.groups.plugins"), children: plugins }] : []),
+            ]}
+          />
+        </nav>
+        <section className="oa-settings-body">
+          <Outlet />
+        </section>
+      </div>
     </div>
   );
 });

@@ -2,6 +2,8 @@
 export default {
   title: "Settings",
   subtitle: "Your company's team, queues, tags, channels and replies.",
+  groups: { core: "Company", plugins: "Modules and integrations" },
+  nav: "Settings sections",
   sections: {
     geral: "General",
     usuarios: "Users",

@@ -2,6 +2,8 @@
 export default {
   title: "Configuración",
   subtitle: "Equipo, colas, etiquetas, canales y respuestas de su empresa.",
+  groups: { core: "Empresa", plugins: "Módulos e integraciones" },
+  nav: "Secciones de la configuración",
   sections: {
     geral: "General",
     usuarios: "Usuarios",

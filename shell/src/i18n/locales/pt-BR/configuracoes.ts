@@ -2,6 +2,8 @@
 export default {
   title: "Configurações",
   subtitle: "Equipe, filas, etiquetas, canais e respostas da sua empresa.",
+  groups: { core: "Empresa", plugins: "Módulos e integrações" },
+  nav: "Seções das configurações",
   sections: {
     geral: "Geral",
     usuarios: "Usuários",
