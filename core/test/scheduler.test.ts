@@ -30,10 +30,10 @@ async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms 
 }
 
 /** A node: a broker with the scheduler (and the given services and core handlers) on the installation `prefix`. */
-async function node(prefix: string, clock: TestClock, opts: { handlers?: Record<string, CoreJobHandler>; services?: ServiceSchema[]; groups?: string[] } = {}) {
+async function node(prefix: string, clock: TestClock, opts: { handlers?: Record<string, CoreJobHandler>; services?: ServiceSchema[]; groups?: string[]; tickMs?: number } = {}) {
   const broker = new ServiceBroker({ logger: false, nodeID: `n-${uid()}` });
   for (const [name, h] of Object.entries(opts.handlers ?? {})) jobHandlers(broker).register("tickets", name, h);
-  broker.createService(createSchedulerService({ redisPrefix: () => prefix, config: { redisUrl: REDIS_URL, services: opts.groups } }, { clock, tickMs: 0 }));
+  broker.createService(createSchedulerService({ redisPrefix: () => prefix, config: { redisUrl: REDIS_URL, services: opts.groups } }, { clock, tickMs: opts.tickMs ?? 0 }));
   for (const s of opts.services ?? []) broker.createService(s);
   await broker.start();
   brokers.push(broker);
@@ -118,6 +118,39 @@ describe("scheduler", () => {
     await waitFor("the moved job to run", () => runs.length === 2);
     expect(runs).toEqual([a.jobId, moved.jobId]);
     expect(await stateOf(broker, "tickets", first.jobId)).toBeNull();
+  });
+
+  it("between two ticks its timer wakes at a job's due time; two nodes waking together run each job once", async () => {
+    const { prefix, clock } = installation();
+    const runs: string[] = [];
+    const handlers = { remind: (job: JobDelivery) => void runs.push(job.jobId) };
+    // Ten minutes between ticks: only the wake-up at the due time can run the jobs within the test.
+    const one = await node(prefix, clock, { handlers, tickMs: 10 * MINUTE });
+    const two = await node(prefix, clock, { handlers, tickMs: 10 * MINUTE });
+    const runAt = clock.now() + 300;
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) ids.push((await call(i % 2 ? one.broker : two.broker, "scheduler.schedule", { owner: "tickets", name: "remind", key: `w-${i}`, tenantId: 1, runAt })).jobId);
+    expect(runs).toEqual([]);
+    clock.advance(300);
+    await waitFor("every job to run", () => runs.length >= ids.length, 10_000);
+    await waitFor("both queues to be idle", async () => (await one.scheduler.queues.queue("tickets").getJobCounts()).active === 0);
+    expect(runs.sort()).toEqual([...ids].sort());
+    expect(await one.scheduler.nextDueAt()).toBeNull();
+  });
+
+  it("a backlog larger than one batch is moved in one tick, each job once", async () => {
+    const { prefix, clock } = installation();
+    const runs: string[] = [];
+    const { broker, scheduler } = await node(prefix, clock, { handlers: { remind: (job) => void runs.push(job.jobId) } });
+    const runAt = clock.now() + MINUTE;
+    await Promise.all(Array.from({ length: 520 }, (_, i) => call(broker, "scheduler.schedule", { owner: "tickets", name: "remind", key: `b-${i}`, tenantId: 1, runAt: runAt + i })));
+    clock.advance(MINUTE + 520);
+    const moved = (await scheduler.tick()).moved;
+    expect(new Set(moved).size).toBe(520);
+    expect((await scheduler.tick()).moved).toEqual([]);
+    await waitFor("every job to run", () => runs.length >= 520, 30_000);
+    expect(new Set(runs).size).toBe(520);
+    expect(runs).toHaveLength(520);
   });
 
   it("a restart between scheduling and the due time runs the job once", async () => {

@@ -21,8 +21,12 @@ import { PendingStore, jobIdOf, type JobSpec } from "./store";
 import { OwnerQueues } from "./owner-queues";
 import type { JobHandlers } from "./registry";
 
-/** Due jobs moved per tick (the next tick takes the rest). */
+/** Due jobs moved per pass (the next pass, at once, takes the rest). */
 const TICK_BATCH = 500;
+/** Due jobs handed to Bull at once within a pass (each is its own add, then its own settle). */
+const MOVE_CONCURRENCY = 16;
+/** Batches one pass takes at most (a backlog after downtime); the next pass takes the rest. */
+const MAX_ROUNDS = 20;
 const DEFAULT_ATTEMPTS = 3;
 const DEFAULT_BACKOFF_MS = 5000;
 
@@ -43,6 +47,8 @@ export interface SchedulerOptions {
    * its job's attempts on it. Absent: delivered at once.
    */
   pluginsReady?(): Promise<void>;
+  /** A job was scheduled on this node for `dueAt` (the service wakes up then, when it is sooner than planned). */
+  scheduled?(dueAt: number): void;
 }
 
 export interface TickResult {
@@ -139,6 +145,7 @@ export class Scheduler {
     spec.jobId = jobIdOf(spec);
     const status = await this.store.put(spec);
     this.open(spec.owner, spec.service);
+    this.o.scheduled?.(dueAt);
     return { jobId: spec.jobId, runAt: dueAt, status };
   }
 
@@ -160,26 +167,66 @@ export class Scheduler {
 
   /** Moves due jobs into Bull and runs the watchdog; concurrent calls share one pass. */
   tick(): Promise<TickResult> {
-    if (!this.ticking) this.ticking = this.pass().finally(() => (this.ticking = undefined));
+    return this.share(true);
+  }
+
+  /**
+   * Moves due jobs into Bull, without the watchdog: the wake-up at a job's due time between
+   * two ticks (scheduler.service.ts), so a job does not wait for the next tick to be handed over.
+   */
+  moveDue(): Promise<TickResult> {
+    return this.share(false);
+  }
+
+  /** When the soonest pending job is due (null when none is pending). */
+  nextDueAt(): Promise<number | null> {
+    return this.store.nextDueAt();
+  }
+
+  private share(watchdog: boolean): Promise<TickResult> {
+    if (!this.ticking) this.ticking = this.pass(watchdog).finally(() => (this.ticking = undefined));
     return this.ticking;
   }
 
-  private async pass(): Promise<TickResult> {
+  private async pass(watchdog: boolean): Promise<TickResult> {
     const now = this.o.clock.now();
     const moved: string[] = [];
-    for (const spec of await this.store.due(now, TICK_BATCH)) {
-      this.open(spec.owner, spec.service);
-      await this.queues.add(spec);
-      let next: JobSpec | null = null;
-      if (spec.every !== null) {
-        const dueAt = followingOccurrence(spec.every, spec.dueAt, now);
-        next = { ...spec, dueAt };
-        next.jobId = jobIdOf(next);
-      }
-      await this.store.settle(spec, next);
-      moved.push(spec.jobId);
-    }
-    const rescued = await this.queues.rescueStuck();
+    let due: JobSpec[];
+    let rounds = 0;
+    do {
+      due = await this.store.due(now, TICK_BATCH);
+      // Each job is added before it is settled (see the top); jobs do not wait for each other.
+      await eachLimited(due, MOVE_CONCURRENCY, async (spec) => {
+        this.open(spec.owner, spec.service);
+        await this.queues.add(spec);
+        let next: JobSpec | null = null;
+        if (spec.every !== null) {
+          const dueAt = followingOccurrence(spec.every, spec.dueAt, now);
+          next = { ...spec, dueAt };
+          next.jobId = jobIdOf(next);
+        }
+        await this.store.settle(spec, next);
+        moved.push(spec.jobId);
+      });
+    } while (due.length === TICK_BATCH && ++rounds < MAX_ROUNDS);
+    const rescued = watchdog ? await this.queues.rescueStuck() : [];
     return { moved, rescued };
   }
+}
+
+/** Runs `fn` over `items`, at most `limit` at a time; the first failure is thrown once all have ended. */
+async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed: { err: unknown } | null = null;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const item = items[next++];
+        await fn(item).catch((err: unknown) => {
+          failed ??= { err };
+        });
+      }
+    }),
+  );
+  if (failed) throw (failed as { err: unknown }).err;
 }

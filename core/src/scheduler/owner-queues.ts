@@ -24,8 +24,12 @@ export const STUCK_AFTER_MS = 5 * 60_000;
 /** How long a finished job's done-marker and Bull record are kept (the dedupe window of a re-add). */
 export const DONE_KEEP_SECONDS = 7 * 24 * 3600;
 const FAILED_KEEP_SECONDS = 7 * 24 * 3600;
-/** Jobs one node runs at once per owner. */
-export const CONCURRENCY = 5;
+/**
+ * Jobs one node runs at once per owner. A job mostly waits (a plugin's send: its database, the
+ * core's, the channel), so a handful at once capped an owner at a few dozen jobs a second
+ * (10,000 scheduled messages due in a minute fell minutes behind).
+ */
+export const CONCURRENCY = 24;
 /** How long a stop waits for a queue still opening before closing it anyway. */
 const CLOSE_WAIT_MS = 3000;
 

@@ -17,8 +17,9 @@
  * Everything is scoped by owner and tenant: another tenant's key is another key.
  *
  * Time: due times are decided by the service's clock (`clock` option; the system clock in
- * production). A timer ticks every `tickMs` (default 1 s); tests pass a TestClock and
- * `tickMs: 0` and call `schedulerOf(broker).tick()` after moving the clock.
+ * production). A timer ticks every `tickMs` (default 1 s), and wakes between ticks at the
+ * soonest pending job's due time (wake.ts); tests pass a TestClock and `tickMs: 0` and call
+ * `schedulerOf(broker).tick()` after moving the clock.
  */
 import type { ServiceBroker, ServiceSchema } from "moleculer";
 import type Redis from "ioredis";
@@ -31,6 +32,7 @@ import { systemClock, type Clock } from "../lib/clock";
 import { forbidden, invalid } from "../errors/app-error";
 import { Scheduler } from "./engine";
 import { jobHandlers } from "./registry";
+import { wakeDelay } from "./wake";
 
 export interface SchedulerServiceOptions {
   clock?: Clock;
@@ -92,6 +94,44 @@ export function createSchedulerService(
   let scheduler: Scheduler | undefined;
   let redis: Redis | undefined;
   let timer: NodeJS.Timeout | undefined;
+  /** When the armed timer fires (by the clock), and when the last full tick (with the watchdog) ran. */
+  let plannedAt = Infinity;
+  let lastTickAt = -Infinity;
+  let warn: (msg: string) => void = () => undefined;
+
+  /** Arms the timer for `delayMs` from now, unless it is armed for sooner already. */
+  const arm = (delayMs: number) => {
+    if (!scheduler || tickMs <= 0) return;
+    const at = clock.now() + delayMs;
+    if (timer && plannedAt <= at) return;
+    if (timer) clearTimeout(timer);
+    plannedAt = at;
+    timer = setTimeout(() => void wake(), Math.max(0, delayMs));
+    timer.unref();
+  };
+
+  /** A tick when one is due (the watchdog with it), else a move of what is due; then the next wake-up. */
+  const wake = async () => {
+    timer = undefined;
+    plannedAt = Infinity;
+    const s = scheduler;
+    if (!s) return;
+    const now = clock.now();
+    try {
+      if (now - lastTickAt >= tickMs) {
+        lastTickAt = now;
+        await s.tick();
+      } else await s.moveDue();
+    } catch (err) {
+      warn(`scheduler tick: ${(err as Error).message}`);
+      arm(tickMs);
+      return;
+    }
+    if (scheduler !== s) return;
+    const next = await s.nextDueAt().catch(() => null);
+    arm(wakeDelay(next, clock.now(), tickMs, lastTickAt));
+  };
+
   const engine = () => {
     if (!scheduler) throw new Error("the scheduler has not started");
     return scheduler;
@@ -139,20 +179,20 @@ export function createSchedulerService(
     async started() {
       redis = createRedis(deps.config.redisUrl, `${deps.redisPrefix()}scheduler:`);
       redis.on("error", () => undefined);
-      const warn = (msg: string) => this.logger.warn(msg);
-      scheduler = new Scheduler({ broker: this.broker, redisUrl: deps.config.redisUrl, prefix: deps.redisPrefix(), redis, clock, handlers: jobHandlers(this.broker), warn, pluginsReady: pluginsReadyOn(this.broker, deps.config.services) });
+      warn = (msg: string) => this.logger.warn(msg);
+      // A job scheduled here due sooner than the timer's next wake-up moves it (another node's waits for the next tick at most).
+      const scheduled = (dueAt: number) => arm(Math.max(0, dueAt - clock.now()));
+      scheduler = new Scheduler({ broker: this.broker, redisUrl: deps.config.redisUrl, prefix: deps.redisPrefix(), redis, clock, handlers: jobHandlers(this.broker), warn, pluginsReady: pluginsReadyOn(this.broker, deps.config.services), scheduled });
       await scheduler.start();
       running.set(this.broker, scheduler);
-      if (tickMs > 0) {
-        timer = setInterval(() => {
-          scheduler?.tick().catch((err: Error) => warn(`scheduler tick: ${err.message}`));
-        }, tickMs);
-        timer.unref();
-      }
+      // The first tick at once: jobs that came due while no node ran go now (a plugin's wait for the host, see pluginsReadyOn).
+      lastTickAt = -Infinity;
+      arm(0);
     },
     async stopped() {
-      if (timer) clearInterval(timer);
+      if (timer) clearTimeout(timer);
       timer = undefined;
+      plannedAt = Infinity;
       running.delete(this.broker);
       const s = scheduler;
       scheduler = undefined;

@@ -116,6 +116,12 @@ export class PendingStore {
     return out;
   }
 
+  /** When the soonest pending job is due (null when none is). */
+  async nextDueAt(): Promise<number | null> {
+    const r = await this.redis.zrange("due", 0, 0, "WITHSCORES");
+    return r.length >= 2 ? Number(r[1]) : null;
+  }
+
   /** The occurrence `spec` was handed to Bull; `next` (recurring) becomes its key's pending one. */
   async settle(spec: JobSpec, next: JobSpec | null): Promise<void> {
     await this.redis.eval(SETTLE, 4, keyOf(spec), "due", idxOf(spec.owner, spec.tenantId), "specs", spec.jobId, next?.jobId ?? "", next?.dueAt ?? 0, next ? JSON.stringify(next) : "");
