@@ -9,6 +9,10 @@
  *   GET|POST /v1/configs/webhook        the number's webhook { url, headers }
  *   GET|POST /v1/configs/templates      { waba_templates[], count, offset, limit, total } / a new one "submitted"
  *   DELETE /v1/configs/templates/<name> every language of the name
+ *   POST /uploads?file_name=&file_length=&file_type=   a Resumable Upload session → { id } (no "upload:"
+ *                                       prefix, as 360dialog's reference shows it)
+ *   POST /upload:<id>                   `file_offset: 0`, exactly file_length bytes → { h } (a media
+ *                                       header's sample; a template's media header must name one of the key's)
  *
  * Every call needs `D360-API-KEY: <the number's key>` (no Bearer: a Bearer header or a wrong key
  * answers 401 with 360dialog's own error body); paths carry no phone-number id. `deliver` POSTs a
@@ -50,6 +54,9 @@ export class Fake360 {
   readonly media = new Map<string, { data: Buffer; mimeType: string; apiKey: string }>();
   readonly templates = new Map<string, D360Template[]>();
   readonly windowClosed = new Set<string>();
+  /** Open Resumable Upload sessions, and the samples uploaded (by handle). */
+  readonly uploadSessions = new Map<string, { apiKey: string; fileName: string; fileType: string; fileLength: number }>();
+  readonly samples = new Map<string, { apiKey: string; fileName: string; fileType: string; data: Buffer }>();
   /** Every request as it came (method, path, the key header, whether a Bearer came too). */
   readonly calls: Array<{ method: string; path: string; key: string | undefined; bearer: boolean }> = [];
   private server!: http.Server;
@@ -162,6 +169,24 @@ export class Fake360 {
       return send(200, { messaging_product: "whatsapp", contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: `wamid.HBgN${randomBytes(16).toString("base64url")}` }] });
     }
     if (req.method === "POST" && parts.length === 1 && parts[0] === "media") return this.upload(n, req, raw, send);
+    if (req.method === "POST" && parts.length === 1 && parts[0] === "uploads") {
+      const fileLength = Number(u.searchParams.get("file_length"));
+      const fileType = u.searchParams.get("file_type") ?? "";
+      if (!Number.isInteger(fileLength) || fileLength <= 0 || !fileType) return send(400, { meta: { success: false, http_code: 400, developer_message: "file_length and file_type are required" } });
+      const id = randomBytes(16).toString("hex");
+      this.uploadSessions.set(id, { apiKey: n.apiKey, fileName: u.searchParams.get("file_name") ?? "", fileType, fileLength });
+      return send(200, { id });
+    }
+    if (req.method === "POST" && parts.length === 1 && parts[0].startsWith("upload")) {
+      const session = parts[0].startsWith("upload:") ? this.uploadSessions.get(parts[0].slice("upload:".length)) : undefined;
+      if (!parts[0].startsWith("upload:")) return send(400, { meta: { success: false, http_code: 400, developer_message: "missing 'upload:' prefix" } });
+      if (!session || session.apiKey !== n.apiKey) return send(400, { meta: { success: false, http_code: 400, developer_message: "Unknown upload session" } });
+      if (req.headers.file_offset !== "0" || raw.length !== session.fileLength) return send(400, { meta: { success: false, http_code: 400, developer_message: "file_offset must be 0 and the body file_length bytes" } });
+      this.uploadSessions.delete(parts[0].slice("upload:".length));
+      const h = `2:${randomBytes(24).toString("base64")}`;
+      this.samples.set(h, { apiKey: n.apiKey, fileName: session.fileName, fileType: session.fileType, data: raw });
+      return send(200, { h });
+    }
     if (req.method === "GET" && parts.length === 1) {
       const m = this.media.get(parts[0]);
       if (!m || m.apiKey !== n.apiKey) return send(404, metaErr(100, "Media not found"));
@@ -181,6 +206,12 @@ export class Fake360 {
     }
     if (method === "POST" && !name) {
       const b = json();
+      const header = ((b.components ?? []) as Array<Record<string, any>>).find((c) => c.type === "HEADER");
+      const kinds: Record<string, string> = { IMAGE: "image/", VIDEO: "video/", DOCUMENT: "application/pdf" };
+      if (header && kinds[header.format]) {
+        const sample = this.samples.get(String(header.example?.header_handle?.[0]));
+        if (!sample || sample.apiKey !== n.apiKey || !sample.fileType.startsWith(kinds[header.format])) return send(400, metaErr(100, "Invalid parameter: header_handle"));
+      }
       if (list.some((t) => t.name === b.name && t.language === b.language)) return send(400, metaErr(100, "Template name already exists in this language"));
       const t = this.addTemplate(n, { name: String(b.name), language: String(b.language), category: String(b.category), status: "submitted", components: (b.components ?? []) as Array<Record<string, unknown>> });
       return send(201, { ...t, namespace: "d360_ns" });
