@@ -8,16 +8,19 @@
  *   connection, one after another with a delay in seconds, run as the plugin's `send` job on
  *   the core's scheduler with its progress recorded (src/firing.ts);
  * - "schedule": the message at 9:00 local on each selected birthday not yet passed this year,
- *   one `birthday` job each, listed and cancellable.
+ *   one `birthday` job each, listed and cancellable;
+ * - the list as Excel or PDF, streamed (src/export.ts, report-kit's writers).
  *
  * Routes under /api/relatorios/aniversariantes/… The clock the rules read is `this.clock`
  * (tests move it with the core's). Every change is pushed to the tenant's screens as
  * `birthdays.changed`.
  */
 import type { Context } from "moleculer";
+import { answerDownload, streamPdf, streamXlsx } from "@openatende/report-kit";
 import { coreApi, definePlugin, jobActions, openPluginData, PluginError, pluginJobs, type CoreApi, type JobDelivery, type PluginJobs } from "@openatende/plugin-sdk";
-import { birthdayRunAt, parseBirthday, PERIODS, type Period } from "./birthdays";
+import { birthdayRunAt, isoOf, parseBirthday, PERIODS, type Period } from "./birthdays";
 import { BIRTHDAY_JOB, batchKey, runBatch, runBirthday, scheduledKey, SEND_JOB, type FiringPorts } from "./firing";
+import { birthdaysExport, exportTexts } from "./export";
 import { birthdaysOf, timeZoneOf, type BirthdayRow } from "./list";
 import { BirthdayStore, type BatchRow, type ScheduledRow, type ScheduledStatus } from "./store";
 
@@ -28,7 +31,7 @@ export const BODY_MAX = 4000;
 export const DELAY_MAX_SECONDS = 3600;
 const MAX_CONTACTS = 2000;
 
-type Meta = { user?: { id: number; tenantId: number; profile: string }; $statusCode?: number };
+type Meta = { user?: { id: number; tenantId: number; profile: string }; $statusCode?: number; locale?: string };
 type Ctx<P = Record<string, unknown>> = Context<P, Meta>;
 
 const id = { type: "number", integer: true, positive: true, convert: true } as const;
@@ -157,6 +160,25 @@ export const reportBirthdaysPlugin = definePlugin({
           const { dates, rows } = await birthdaysOf(api, self.store, tenantId, { period: ctx.params.period ?? "month", month: ctx.params.month }, now, timeZone);
           const iso = (i: number) => `${dates[i].y}-${String(dates[i].m).padStart(2, "0")}-${String(dates[i].d).padStart(2, "0")}`;
           return { timeZone, from: iso(0), to: iso(dates.length - 1), rows };
+        },
+      },
+
+      /** The period's list as Excel or PDF, the page's columns, in the reader's language. */
+      export: {
+        ...route(`GET ${API_BASE}/export`),
+        params: { ...PERIOD_PARAMS, format: { type: "enum", values: ["xlsx", "pdf"] } },
+        async handler(ctx: Ctx<PeriodParams & { format: "xlsx" | "pdf" }>) {
+          const { tenantId } = userOf(ctx);
+          const api = coreApi(ctx);
+          const self = me(this);
+          const now = self.clock.now();
+          const timeZone = await timeZoneOf(api, tenantId);
+          const period = ctx.params.period ?? "month";
+          const { dates, rows } = await birthdaysOf(api, self.store, tenantId, { period, month: ctx.params.month }, now, timeZone);
+          const spec = birthdaysExport(rows, { period, from: isoOf(dates[0]), to: isoOf(dates[dates.length - 1]), now, timeZone, locale: ctx.meta.locale });
+          const stream = ctx.params.format === "xlsx" ? streamXlsx(spec) : streamPdf(spec, { pageLabel: exportTexts(ctx.meta.locale).page });
+          answerDownload(ctx, ctx.params.format, `${spec.title}.${ctx.params.format}`);
+          return stream;
         },
       },
 

@@ -18,6 +18,7 @@ describe("the birthdays report plugin", () => {
     const routes = routesOf(plugin).map((r) => `${r.method} ${r.path} ${r.def.access} ${r.def.tier}`);
     expect(routes.sort()).toEqual([
       "GET /relatorios/aniversariantes/contacts supervisor BASIC",
+      "GET /relatorios/aniversariantes/export supervisor BASIC",
       "GET /relatorios/aniversariantes/scheduled supervisor BASIC",
       "GET /relatorios/aniversariantes/sends supervisor BASIC",
       "GET /relatorios/aniversariantes/sends/one supervisor BASIC",
