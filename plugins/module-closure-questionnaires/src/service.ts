@@ -12,6 +12,7 @@
  *   POST   /closure-questionnaires/answers         a ticket's answers, before the agent closes it
  *   GET    /closure-questionnaires/closures?ticketId= a ticket's answers and skipped closes
  *   GET    /relatorios/closure-questionnaires      the report (supervisors and admins)
+ *   GET    /relatorios/closure-questionnaires/export?format=xlsx|pdf  the same as a file, streamed
  *
  * The closing dialog posts the answers first, then the shell closes the ticket; the core asks
  * `beforeClose`, which refuses a user's close (ERR_CLOSURE_ANSWERS_REQUIRED) while a required
@@ -24,7 +25,7 @@
 import { randomBytes } from "node:crypto";
 import type { Context } from "moleculer";
 import { coreApi, definePlugin, openPluginData, PluginError, type PlatformEventEnvelope, type PlatformTicket, type TicketCloseCheck } from "@openatende/plugin-sdk";
-import { inPeriod, reportPeriod } from "@openatende/report-kit";
+import { answerDownload, reportPeriod, streamPdf, streamXlsx } from "@openatende/report-kit";
 import {
   checkAnswers,
   DESCRIPTION_MAX,
@@ -42,10 +43,11 @@ import {
   type QuestionInput,
   type Questionnaire,
 } from "./questions";
-import { questionnaireReport } from "./report";
+import { ReportBuilder, type QuestionnaireReport } from "./report";
+import { exportColumns, exportLines, exportTexts } from "./report-export";
 import { QuestionnaireStore, type CloseVia, type SkipRow } from "./store";
 
-type Meta = { user?: { id: number; tenantId: number; profile: string } };
+type Meta = { user?: { id: number; tenantId: number; profile: string }; locale?: string };
 type Ctx<P = Record<string, never>> = Context<P, Meta>;
 
 const id = { type: "number", integer: true, positive: true, convert: true } as const;
@@ -118,6 +120,37 @@ async function missingFor(store: QuestionnaireStore, tenantId: number, ticket: P
   if (!asked.length) return [];
   const stored = await store.answersOf(tenantId, ticket.id);
   return asked.flatMap((qn) => missingRequired(qn, stored.get(qn.id)?.answers).map((q) => ({ questionnaireId: qn.id, questionId: q.id, question: q.question })));
+}
+
+const REPORT_PARAMS = {
+  questionnaireId: { ...id, optional: true },
+  from: { type: "string", optional: true, max: 10 },
+  to: { type: "string", optional: true, max: 10 },
+  tz: { type: "string", optional: true, max: 64 },
+} as const;
+type ReportParams = { questionnaireId?: number; from?: string; to?: string; tz?: string };
+
+/**
+ * The report's period (a bad one: ERR_CLOSURE_REPORT_PERIOD_INVALID), the tenant's
+ * questionnaires, and the chosen one's report (by default the first active): its answers and
+ * skips read a chunk at a time into tallies (another tenant's id: 404).
+ */
+async function reportOf(ctx: Ctx<ReportParams>, store: QuestionnaireStore) {
+  const tenantId = tenantOf(ctx);
+  const period = reportPeriod(ctx.params, Date.now(), "ERR_CLOSURE_REPORT");
+  const all = await store.list(tenantId);
+  const questionnaires = all.map((q) => ({ id: q.id, name: q.name, active: q.active }));
+  const wanted = ctx.params.questionnaireId;
+  const chosen = wanted ? all.find((q) => q.id === wanted) : (all.find((q) => q.active) ?? all[0]);
+  if (wanted && !chosen) throw new PluginError("ERR_CLOSURE_QUESTIONNAIRE_NOT_FOUND", 404, { id: wanted });
+  let report: QuestionnaireReport | null = null;
+  if (chosen) {
+    const b = new ReportBuilder(chosen);
+    for await (const r of store.answersIn(tenantId, chosen.id, period)) b.addAnswer(r);
+    for await (const s of store.skipsIn(tenantId, chosen.id, period)) b.addSkip(s);
+    report = b.result();
+  }
+  return { period, questionnaires, report };
 }
 
 const answersRequired = (missing: Array<{ questionnaireId: number; questionId: string; question: string }>) =>
@@ -245,21 +278,31 @@ export const closureQuestionnairesPlugin = definePlugin({
         access: "supervisor",
         // The reports are BASIC, as every report plugin's (the questionnaires themselves are FREE).
         tier: "BASIC",
-        params: { questionnaireId: { ...id, optional: true }, from: { type: "string", optional: true, max: 10 }, to: { type: "string", optional: true, max: 10 }, tz: { type: "string", optional: true, max: 64 } },
-        async handler(ctx: Ctx<{ questionnaireId?: number; from?: string; to?: string; tz?: string }>) {
-          const tenantId = tenantOf(ctx);
-          const period = reportPeriod(ctx.params, Date.now(), "ERR_CLOSURE_REPORT");
-          const store = storeOf(this);
-          const all = await store.list(tenantId);
-          const questionnaires = all.map((q) => ({ id: q.id, name: q.name, active: q.active }));
-          const chosen = ctx.params.questionnaireId ? all.find((q) => q.id === ctx.params.questionnaireId) : all.find((q) => q.active) ?? all[0];
-          if (ctx.params.questionnaireId && !chosen) throw new PluginError("ERR_CLOSURE_QUESTIONNAIRE_NOT_FOUND", 404, { id: ctx.params.questionnaireId });
-          const base = { period: { from: period.from, to: period.to }, questionnaires };
-          if (!chosen) return { ...base, report: null };
-          const rows = await store.reportRows(tenantId, chosen.id);
-          const answers = rows.answers.filter((r) => inPeriod(period, Number(r.answeredAt)));
-          const skips = rows.skips.filter((s) => inPeriod(period, Number(s.at)));
-          return { ...base, report: questionnaireReport(chosen, answers, skips) };
+        params: REPORT_PARAMS,
+        async handler(ctx: Ctx<ReportParams>) {
+          const r = await reportOf(ctx, storeOf(this));
+          return { period: { from: r.period.from, to: r.period.to }, questionnaires: r.questionnaires, report: r.report };
+        },
+      },
+      /** The report as Excel or PDF, streamed, in the caller's language (no questionnaire: the totals' lines only, zero). */
+      reportExport: {
+        rest: "GET /relatorios/closure-questionnaires/export",
+        access: "supervisor",
+        tier: "BASIC",
+        params: { ...REPORT_PARAMS, format: { type: "enum", values: ["xlsx", "pdf"] } },
+        async handler(ctx: Ctx<ReportParams & { format: "xlsx" | "pdf" }>) {
+          const t = exportTexts(ctx.meta.locale);
+          const r = await reportOf(ctx, storeOf(this));
+          const report = r.report ?? new ReportBuilder({ id: 0, name: "", description: "", active: false, questions: [] }).result();
+          const p = r.period;
+          const name = r.report ? `${t.title} — ${r.report.questionnaire.name}` : t.title;
+          const rows = (async function* () {
+            yield* exportLines(report, t, p.timeZone);
+          })();
+          const spec = { title: name, subtitle: `${t.period}: ${p.from.split("-").reverse().join("/")} – ${p.to.split("-").reverse().join("/")}`, columns: exportColumns(t), rows };
+          const stream = ctx.params.format === "xlsx" ? streamXlsx(spec) : streamPdf(spec, { pageLabel: t.page });
+          answerDownload(ctx, ctx.params.format, `${name} ${p.from} ${p.to}.${ctx.params.format}`);
+          return stream;
         },
       },
     },

@@ -125,12 +125,34 @@ export class QuestionnaireStore {
     return this.skipRows(tenantId).find({ ticketId }, { orderBy: [["at", "asc"]] });
   }
 
-  /** A questionnaire's answers and skipped closes (the report narrows them to its period). */
-  async reportRows(tenantId: number, questionnaireId: number): Promise<{ answers: AnswerRow[]; skips: SkipRow[] }> {
-    const [answers, skips] = await Promise.all([
-      this.answerRows(tenantId).find({ questionnaireId }, { orderBy: [["answeredAt", "desc"]] }),
-      this.skipRows(tenantId).find({ questionnaireId }, { orderBy: [["at", "desc"]] }),
-    ]);
-    return { answers, skips };
+  /**
+   * A questionnaire's answers in [start, end), newest first, `chunk` rows a query: the index
+   * (questionnaireId, answeredAt) gives them in order, the newer ones are passed over and the
+   * read stops at the first older than the period, so memory holds one chunk. The repository
+   * has no range nor GROUP BY (an SDK change would make this one grouped query): an OFFSET over
+   * the rows since the period's end is what is left.
+   */
+  answersIn(tenantId: number, questionnaireId: number, period: { start: number; end: number }, chunk = 500): AsyncGenerator<AnswerRow> {
+    const rows = this.answerRows(tenantId);
+    return newestIn((offset) => rows.find({ questionnaireId }, { orderBy: [["answeredAt", "desc"], ["ticketId", "desc"]], limit: chunk, offset }), (r) => Number(r.answeredAt), period, chunk);
+  }
+
+  /** A questionnaire's skipped closes in [start, end), newest first, as answersIn. */
+  skipsIn(tenantId: number, questionnaireId: number, period: { start: number; end: number }, chunk = 1000): AsyncGenerator<SkipRow> {
+    const rows = this.skipRows(tenantId);
+    return newestIn((offset) => rows.find({ questionnaireId }, { orderBy: [["at", "desc"], ["eventId", "desc"]], limit: chunk, offset }), (r) => Number(r.at), period, chunk);
+  }
+}
+
+/** The rows of a newest-first read that fall in [start, end), a chunk at a time, stopping at the first older one. */
+async function* newestIn<Row>(read: (offset: number) => Promise<Row[]>, at: (r: Row) => number, period: { start: number; end: number }, chunk: number): AsyncGenerator<Row> {
+  for (let offset = 0; ; offset += chunk) {
+    const rows = await read(offset);
+    for (const r of rows) {
+      const t = at(r);
+      if (t < period.start) return;
+      if (t < period.end) yield r;
+    }
+    if (rows.length < chunk) return;
   }
 }

@@ -2,10 +2,14 @@
  * Closure questionnaires against a real core on MariaDB: the bundled plugin loaded by the host
  * (its own database migrated), its routes through the gateway, the core's beforeClose hook
  * refusing an agent's close while a required answer is missing, ticket.closed recording mass
- * and automatic closes as skipped, the report by question, admins-only settings, and another
+ * and automatic closes as skipped, the report by question and its Excel and PDF exports,
+ * admins-only settings, and another
  * tenant's questionnaires, tickets and queues answering 404.
  */
+import ExcelJS from "exceljs";
 import { createTenant, startCore, uid, type Auth, type Res, type TenantFixture, type TestCore } from "@openatende/core/testkit";
+import { pdfText } from "@openatende/report-kit/src/pdf-text";
+import { download } from "../../report-tickets/test/kit";
 
 jest.setTimeout(240_000);
 
@@ -207,6 +211,39 @@ describe("closure questionnaires in a core (MariaDB)", () => {
     expect((await t.api.get("/closure-questionnaires", free.admin)).status).toBe(200);
     const refused = await t.api.get("/relatorios/closure-questionnaires", free.admin);
     expect(refused.body).toMatchObject({ error: "ERR_LICENSE_TIER_REQUIRED", data: { requiredTier: "BASIC" } });
+  });
+
+  it("exports the report's figures as Excel and PDF (streamed, in the reader's language), for supervisors of the tenant only", async () => {
+    const x = await download(t, `/relatorios/closure-questionnaires/export?questionnaireId=${qn.id}&format=xlsx`, a.supervisor);
+    expect(x.status).toBe(200);
+    expect(x.headers.get("content-disposition")).toContain("filename*=UTF-8''Question%C3%A1rios%20de%20encerramento");
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(x.body as unknown as ArrayBuffer);
+    const lines: unknown[][] = [];
+    wb.worksheets[0].eachRow((row) => lines.push(Array.from({ length: 4 }, (_, i) => (row.values as unknown[])[i + 1] ?? "")));
+    expect(lines[0][0]).toBe("Questionários de encerramento — Pós-atendimento");
+    expect(lines[2]).toEqual(["Pergunta", "Respostas", "Item", "Valor"]);
+    const of = (question: string) => lines.filter((l) => l[0] === question).map((l) => l.slice(1));
+    expect(of("Tickets respondidos")).toEqual([["", "", 1]]);
+    expect(of("Encerrados sem questionário")).toEqual([["", "", 3], ["", "Resolvidos em massa", 2], ["", "Encerrados automaticamente", 1], ["", "Encerrados por integrações", 0]]);
+    expect(of("Motivo")).toEqual([[1, "Dúvida", 0], [1, "Compra", 1], [1, "Reclamação", 0]]);
+    expect(of("Valor da venda")).toEqual([[1, "Média", 149.9], [1, "Mínimo", 149.9], [1, "Máximo", 149.9], [1, "Soma", 149.9]]);
+    expect(of("Resumo")).toEqual([[1, expect.stringMatching(new RegExp(`^Ticket #${answeredTicket} — \\d\\d/\\d\\d/\\d{4} \\d\\d:\\d\\d$`)), "Comprou o plano anual"]]);
+    expect(of("Itens")).toEqual([[0, "", ""]]);
+    expect(lines.some((l) => l[0] === "Detalhes")).toBe(false);
+
+    const p = await download(t, `/relatorios/closure-questionnaires/export?questionnaireId=${qn.id}&format=pdf`, a.supervisor, "ru");
+    expect(p.status).toBe(200);
+    expect(p.headers.get("content-type")).toBe("application/pdf");
+    const text = (await pdfText(p.body)).pages.join("\n");
+    for (const s of ["Анкеты закрытия — Pós-atendimento", "Вопрос", "Закрыто массово", "Среднее", "149,90", "Comprou o plano anual"]) expect(text).toContain(s);
+
+    // Refusals: an agent, a format it has not, a bad period, another tenant's questionnaire, a tenant below BASIC.
+    expect((await t.api.get(`/relatorios/closure-questionnaires/export?format=xlsx`, a.agent)).status).toBe(403);
+    expect((await t.api.get(`/relatorios/closure-questionnaires/export?format=csv`, a.supervisor)).status).toBe(400);
+    expectError(await t.api.get("/relatorios/closure-questionnaires/export?format=pdf&from=2026-11-30&to=2026-11-01", a.supervisor), 400, "ERR_CLOSURE_REPORT_PERIOD_INVALID");
+    expectError(await t.api.get(`/relatorios/closure-questionnaires/export?format=xlsx&questionnaireId=${qn.id}`, b.supervisor), 404, "ERR_CLOSURE_QUESTIONNAIRE_NOT_FOUND");
+    expect((await t.api.get("/relatorios/closure-questionnaires/export?format=xlsx", free.admin)).body).toMatchObject({ error: "ERR_LICENSE_TIER_REQUIRED" });
   });
 
   it("another tenant's questionnaires and tickets answer 404 on every route", async () => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button, Card, Col, Empty, Input, Row, Select, Space, Statistic, Typography } from "antd";
+import { downloadExport } from "@openatende/report-kit/src/ui/download";
 import { monthOf, readerZone } from "@openatende/report-kit/src/ui/month";
 import { QuestionChart } from "./QuestionChart";
 import { useRuntime } from "./runtime";
@@ -16,10 +17,13 @@ interface Filters {
   to: string;
 }
 
+const queryOf = (f: Filters) => ({ questionnaireId: f.questionnaireId ? String(f.questionnaireId) : undefined, from: f.from || undefined, to: f.to || undefined, tz: readerZone() });
+
 /**
  * /relatorios/relatorio-closure-questionnaires (spec §2): one questionnaire's answers in the
  * period (the current month by default), a card per question drawn by its report type, how
- * many tickets were answered and how many closes skipped the questionnaire, and print. With no
+ * many tickets were answered and how many closes skipped the questionnaire; Excel, PDF (the
+ * same figures as one table, streamed by the server) and print. With no
  * questionnaire yet it says so.
  */
 export default function ReportPage() {
@@ -36,7 +40,7 @@ export default function ReportPage() {
       const mine = ++seq.current;
       setLoading(true);
       try {
-        const r = await runtime.api.get<Answer>("/relatorios/closure-questionnaires", { query: { questionnaireId: f.questionnaireId, from: f.from || undefined, to: f.to || undefined, tz: readerZone() } });
+        const r = await runtime.api.get<Answer>("/relatorios/closure-questionnaires", { query: queryOf(f) });
         if (mine === seq.current) setData(r);
       } catch (err) {
         runtime.notify.error(err);
@@ -73,6 +77,16 @@ export default function ReportPage() {
         <Button type="primary" loading={loading} onClick={() => setFilters(draft)} data-testid="cq-report-apply">
           {t("report.apply")}
         </Button>
+        {(["xlsx", "pdf"] as const).map((format) => (
+          <Button
+            key={format}
+            data-testid={`cq-report-export-${format}`}
+            disabled={!report}
+            onClick={() => void downloadExport(runtime, "/relatorios/closure-questionnaires/export", { ...queryOf(filters), format }, `${t("reportTitle")}.${format}`)}
+          >
+            {t(format === "xlsx" ? "report.excel" : "report.pdf")}
+          </Button>
+        ))}
         <Button onClick={() => window.print()}>{t("report.print")}</Button>
       </Space>
       {data && !report ? <Empty description={t("report.none")} /> : null}
