@@ -14,7 +14,10 @@ describe("the closure questionnaires plugin", () => {
   it("is a FREE module: settings routes for admins, the ticket's questions and answers for any user, the report for supervisors (BASIC, as every report)", () => {
     expect(plugin.manifest).toMatchObject({ id: "module-closure-questionnaires", kind: "module", tier: "FREE", ui: { routes: ["configuracoes/closure-questionnaires", "relatorios", "relatorios/relatorio-closure-questionnaires"] } });
     const routes = Object.fromEntries(routesOf(plugin).map((r) => [`${r.method} ${r.path}`, r.def.access]));
-    expect(routesOf(plugin).filter((r) => r.def.tier).map((r) => [r.path, r.def.tier])).toEqual([["/relatorios/closure-questionnaires", "BASIC"]]);
+    expect(routesOf(plugin).filter((r) => r.def.tier).map((r) => [r.path, r.def.tier])).toEqual([
+      ["/relatorios/closure-questionnaires", "BASIC"],
+      ["/relatorios/closure-questionnaires/export", "BASIC"],
+    ]);
     expect(routesOf(plugin).filter((r) => r.path.includes(":"))).toEqual([]);
     expect(routes).toEqual({
       "GET /closure-questionnaires": "admin",
@@ -25,6 +28,7 @@ describe("the closure questionnaires plugin", () => {
       "POST /closure-questionnaires/answers": "user",
       "GET /closure-questionnaires/closures": "user",
       "GET /relatorios/closure-questionnaires": "supervisor",
+      "GET /relatorios/closure-questionnaires/export": "supervisor",
     });
   });
 
