@@ -12,8 +12,9 @@
  * 3. A ledger row "sending" means a run died between asking the core and recording the answer.
  *    It is sent again with the same idempotency key (`schedule:<id>:<due time>`): when the core
  *    stored the first send, it answers that message and sends nothing; otherwise it sends now.
- * 4. Otherwise the ledger row is inserted ("sending": a second run racing this one gets a key
- *    clash and leaves), the core sends to the contact on the chosen connection (through its
+ * 4. Otherwise the ledger row is inserted ("sending"; it is tried first, and a key clash reads
+ *    the row for 2 and 3: a second run racing this one sends with the same key, which the core
+ *    answers with the first run's message), the core sends to the contact on the chosen connection (through its
  *    open or pending ticket there, or a pending one it opens), and the answer is recorded.
  *
  * Failures: a client error of the core (no such contact, connection inactive…) is final for that occurrence: the error is stored on the message. Anything else (the core
@@ -59,19 +60,21 @@ export async function fire(ctx: Context, f: Firing, job: FireJob): Promise<FireR
   const sends = f.store.sends(job.tenantId);
   const api = coreApi(ctx);
 
-  let ledger = await sends.get({ messageId: id, dueAt: at });
-  if (!ledger || ledger.state === "sending") {
-    const claim: SendRow = { messageId: id, dueAt: at, state: "sending", ticketId: null, sentMessageId: null, error: null, startedAt: f.now(), finishedAt: null };
-    if (!ledger) {
-      try {
-        await sends.insert(claim);
-      } catch (err) {
-        if (err instanceof DuplicateRowError) return "running"; // another run of this occurrence holds it
-        throw err;
-      }
-    } else await sends.update({ messageId: id, dueAt: at, state: "sending" }, { startedAt: claim.startedAt });
-    ledger = await finish(f, job.tenantId, claim, await send(api, job, row, at));
+  // The claim is inserted first (the first run of an occurrence, nearly always, pays one
+  // statement); a row already there is read: a finished send is not sent again, and one left
+  // "sending" goes again with the same key, which the core answers with the first message if it
+  // stored it (so a run racing this one sends nothing twice either).
+  const claim: SendRow = { messageId: id, dueAt: at, state: "sending", ticketId: null, sentMessageId: null, error: null, startedAt: f.now(), finishedAt: null };
+  let ledger: SendRow | null = null;
+  try {
+    await sends.insert(claim);
+  } catch (err) {
+    if (!(err instanceof DuplicateRowError)) throw err;
+    ledger = await sends.get({ messageId: id, dueAt: at });
+    if (!ledger) return "running"; // gone meanwhile: nothing to do here
+    if (ledger.state === "sending") await sends.update({ messageId: id, dueAt: at, state: "sending" }, { startedAt: claim.startedAt });
   }
+  if (!ledger || ledger.state === "sending") ledger = await finish(f, job.tenantId, claim, await send(api, job, row, at));
   if (!ledger) return "running";
   await advance(ctx, f, job.tenantId, row, at, ledger);
   return ledger.state === "sent" ? "sent" : "failed";

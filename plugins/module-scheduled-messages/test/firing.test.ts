@@ -79,6 +79,23 @@ describe("firing scheduled messages (MariaDB, test clock)", () => {
     expect(await sentOn(t, a.admin, a.tickets[1])).toEqual(["Pagamento confirmado", "Segunda via do boleto"]);
   });
 
+  it("two runs of one occurrence at once (a stuck run taken again while the first still sends) send it once", async () => {
+    const at = ahead(clock, 40 * MIN);
+    const m = await schedule({ body: "Lembrete em dobro?", scheduleDate: new Date(at).toISOString(), contactId: a.contacts[1] });
+    const before = await sentOn(t, a.admin, a.tickets[1]);
+    const runs = await Promise.all([runJob(m.id, at, 1), runJob(m.id, at, 2), runJob(m.id, at, 1)]);
+    for (const r of runs) expect(["sent", "running"]).toContain(r);
+    expect(runs).toContain("sent");
+    expect(await sentOn(t, a.admin, a.tickets[1])).toEqual([...before, "Lembrete em dobro?"]);
+    expect(await one(m.id)).toMatchObject({ status: "sent", sentCount: 1 });
+    const ledger = (await pluginSql(t, "SELECT state FROM sends WHERE messageId = ?", [m.id])) as Array<Record<string, unknown>>;
+    expect(ledger).toEqual([{ state: "sent" }]);
+    // Its own job, when the clock reaches the date, finds it sent.
+    clock.set(at + 1000);
+    await settle(600);
+    expect(await sentOn(t, a.admin, a.tickets[1])).toEqual([...before, "Lembrete em dobro?"]);
+  });
+
   it("repeats a recurrent message at each date, counting, until its end date; the series then ends as sent", async () => {
     const at = ahead(clock, 10 * MIN);
     const day = 86_400_000;
