@@ -12,6 +12,7 @@ import type { ContactRow } from "./models";
 import { normaliseContactFields } from "./fields";
 import { CsvFormatError, CsvRow, parseContactsCsv, splitTagNames, toCsv } from "./csv";
 import type { ContactsKit } from "./views";
+import { closeQueue } from "../lib/bull-close";
 
 /** Bull queue that runs CSV imports (one job per file). */
 export const IMPORT_QUEUE = "contacts-import";
@@ -174,7 +175,7 @@ export function contactTransfers(kit: ContactsKit) {
   async function stop() {
     const q = importQueue;
     importQueue = undefined;
-    await q?.close().catch(() => undefined);
+    if (q) await closeQueue(q).catch(() => undefined);
   }
 
   /** POST /contacts/import: the file is read and queued; the answer is the import's id (202). */

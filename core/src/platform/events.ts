@@ -31,6 +31,7 @@ import type { TicketsEvents } from "../tickets/contract";
 import type { ContactsEvents } from "../contacts/contract";
 import type { TagsEvents } from "../tags/contract";
 import type { UsersEvents } from "../users/contract";
+import { closeQueue } from "../lib/bull-close";
 
 /** A plugin that subscribes to core events: its service and the events it listens to. */
 export interface Subscriber {
@@ -123,7 +124,7 @@ export function createPlatformEvents(deps: CoreDeps, access: AvailabilityCache) 
     const all = [...queues.values()];
     queues.clear();
     // Jobs a waiting processor holds go back to the queue for the next leader (Bull's stalled check).
-    await Promise.all(all.map((q) => q.close(true).catch(() => undefined)));
+    await Promise.all(all.map((q) => closeQueue(q, true).catch(() => undefined)));
   }
 
   function leadershipChanged(leader: boolean): void {
