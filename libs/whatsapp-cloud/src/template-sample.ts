@@ -15,12 +15,13 @@ import { Errors, type Context } from "moleculer";
 import { PluginError, readWebhookBody, TEMPLATE_HEADER_FILE_TYPES, WebhookBodyTooLarge, type TemplateCreateParams, type TemplateHeaderFormat } from "@openatende/plugin-sdk";
 import type { FilePart } from "./graph";
 import { codeOf } from "./provider";
+import { SAMPLE_MB } from "./template-sample-limits";
 
 const MB = 1024 * 1024;
-/** Meta's largest file per media header (image 5 MB, video 16 MB, document 100 MB). */
-export const SAMPLE_MAX_BYTES: Partial<Record<TemplateHeaderFormat, number>> = { IMAGE: 5 * MB, VIDEO: 16 * MB, DOCUMENT: 100 * MB };
+/** Meta's largest file per media header, in bytes. */
+export const SAMPLE_MAX_BYTES: Partial<Record<TemplateHeaderFormat, number>> = { IMAGE: SAMPLE_MB.IMAGE * MB, VIDEO: SAMPLE_MB.VIDEO * MB, DOCUMENT: SAMPLE_MB.DOCUMENT * MB };
 /** The route's body: the largest sample and the form around it. */
-export const SAMPLE_BODY_MAX = 100 * MB + 256 * 1024;
+export const SAMPLE_BODY_MAX = SAMPLE_MB.DOCUMENT * MB + 256 * 1024;
 
 /** Whether the bytes begin as a file of `mimeType` does (a renamed file is refused here, not a day later in Meta's review). */
 export function bytesAre(mimeType: string, data: Buffer): boolean {
@@ -110,7 +111,7 @@ export function templateSampleActions(pluginId: string, codes: string, templateS
         try {
           body = await readWebhookBody((ctx as unknown as { stream?: AsyncIterable<unknown> }).stream, SAMPLE_BODY_MAX);
         } catch (err) {
-          if (err instanceof WebhookBodyTooLarge) throw new PluginError(codeOf(codes, "TEMPLATE_SAMPLE_TOO_LARGE"), 413, { field: "template.header.example", format: "IMAGE/VIDEO/DOCUMENT", maxMb: 100 });
+          if (err instanceof WebhookBodyTooLarge) throw new PluginError(codeOf(codes, "TEMPLATE_SAMPLE_TOO_LARGE"), 413, { field: "template.header.example", format: "IMAGE/VIDEO/DOCUMENT", maxMb: SAMPLE_MB.DOCUMENT });
           throw err;
         }
         const parts = multipartParts(body, ctx.meta.headers?.["content-type"]);

@@ -3,7 +3,9 @@ import { Alert, Button, Form, Input, Modal, Select, Space, Typography } from "an
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import type { ShellRuntime } from "@openatende/plugin-sdk/ui";
 import { TEMPLATE_BUTTON_TYPES, TEMPLATE_CATEGORIES, type ChannelTemplate, type TemplateStatus } from "@openatende/plugin-sdk/src/channel-contract";
-import { byField, draftProblems, emptyButton, emptyDraft, formFieldOf, HEADER_CHOICES, languageOfLocale, LANGUAGES, problemText, toTemplate, variablesOf, type ButtonDraft, type TemplateDraft } from "./templates-form";
+import { byField, draftProblems, emptyButton, emptyDraft, formFieldOf, HEADER_CHOICES, languageOfLocale, LANGUAGES, needsSample, problemText, sampleAccept, toTemplate, variablesOf, type ButtonDraft, type TemplateDraft } from "./templates-form";
+import { SampleFileInput } from "./SampleFileInput";
+import { SAMPLE_MB } from "../template-sample-limits";
 
 const MAX_BUTTONS = 10;
 /** The literal variables the texts show ({{v1}} in a text is "{{1}}" on screen). */
@@ -16,8 +18,13 @@ interface ApiFailure {
   data?: { field?: unknown; reason?: unknown; errors?: unknown };
 }
 
-/** The create form (spec §3/§5 Template): checked with the contract's rules before it goes, then submitted for Meta's review. */
-export function TemplateModal({ runtime, connectionId, onClose, onCreated }: { runtime: ShellRuntime; connectionId: number; onClose(): void; onCreated(t: ChannelTemplate): void }) {
+/**
+ * The create form (spec §3/§5 Template): checked with the contract's rules before it goes, then
+ * submitted for Meta's review. A template with a media header goes with its sample file to the
+ * connection's plugin (`POST /<plugin id>/templates`, multipart), which uploads the file to the
+ * provider first; any other goes to the core's POST /templates.
+ */
+export function TemplateModal({ runtime, connectionId, connectionType, onClose, onCreated }: { runtime: ShellRuntime; connectionId: number; connectionType: string; onClose(): void; onCreated(t: ChannelTemplate): void }) {
   const t = (k: string, v?: Record<string, unknown>) => runtime.t(`tpl.${k}`, { ...LITERAL, ...v });
   const [draft, setDraft] = useState<TemplateDraft>(() => emptyDraft(LANGUAGES.includes(languageOfLocale(runtime.locale) as never) ? languageOfLocale(runtime.locale) : "pt_BR"));
   const [tried, setTried] = useState(false);
@@ -51,16 +58,23 @@ export function TemplateModal({ runtime, connectionId, onClose, onCreated }: { r
     setTried(true);
     if (draftProblems(draft).length) return;
     const template = toTemplate(draft);
+    const media = needsSample(draft);
     setSaving(true);
     try {
-      const r = await runtime.api.post<{ id: string; status: TemplateStatus }>("/templates", { connectionId, template }, { silent: true });
+      let r: { id: string; status: TemplateStatus };
+      if (media && draft.headerFile) {
+        const form = new FormData();
+        form.append("template", JSON.stringify(template));
+        form.append("file", draft.headerFile as File, draft.headerFile.name);
+        r = await runtime.api.post(`/${connectionType}/templates`, form, { query: { connectionId }, silent: true });
+      } else r = await runtime.api.post("/templates", { connectionId, template }, { silent: true });
       runtime.notify.success(t("submitted"));
       onCreated({ ...template, id: r.id, status: r.status ?? "PENDING" });
     } catch (err) {
       const e = err as ApiFailure;
       const found: Record<string, string> = {};
       const list = Array.isArray(e.data?.errors) ? (e.data!.errors as Array<{ field?: unknown; message?: unknown }>) : [{ field: e.data?.field, message: typeof e.data?.reason === "string" ? message(e.data.reason) : e.detail }];
-      for (const x of list) if (typeof x.field === "string" && x.field) found[formFieldOf(x.field)] ??= typeof x.message === "string" && x.message ? x.message : (e.detail ?? e.title ?? "");
+      for (const x of list) if (typeof x.field === "string" && x.field) found[formFieldOf(x.field, media)] ??= typeof x.message === "string" && x.message ? x.message : (e.detail ?? e.title ?? "");
       setApiErrors(found);
       // What no field shows (Meta's own refusal, a name already taken) goes above the buttons.
       setGeneral(Object.keys(found).length ? null : { title: e.title ?? String((err as Error).message), detail: e.detail });
@@ -103,8 +117,8 @@ export function TemplateModal({ runtime, connectionId, onClose, onCreated }: { r
               <Input value={draft.headerText} maxLength={60} onChange={(e) => change({ headerText: e.target.value })} data-testid="template-header-text" />
             </Form.Item>
           ) : draft.headerFormat !== "NONE" ? (
-            <Form.Item label={t("headerMedia")}>
-              <Input value={draft.headerMedia} onChange={(e) => change({ headerMedia: e.target.value })} data-testid="template-header-media" />
+            <Form.Item {...field("header.example", t("headerMedia"), t("sampleHint", { types: sampleAccept(draft.headerFormat)!.split(",").join(", "), maxMb: SAMPLE_MB[draft.headerFormat] }))} required>
+              <SampleFileInput accept={sampleAccept(draft.headerFormat)!} file={draft.headerFile} pickLabel={t("samplePick")} noneLabel={t("sampleNone")} onFile={(f) => change({ headerFile: f })} />
             </Form.Item>
           ) : null}
         </div>

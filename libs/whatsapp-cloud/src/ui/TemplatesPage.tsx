@@ -198,6 +198,7 @@ export default function TemplatesPage() {
         <TemplateModal
           runtime={runtime}
           connectionId={connectionId}
+          connectionType={connections?.find((c) => c.id === connectionId)?.type ?? "channel-waba"}
           onClose={() => setCreating(false)}
           onCreated={(tpl) => {
             setCreating(false);

@@ -1,4 +1,4 @@
-import { byField, draftProblems, emptyButton, emptyDraft, formFieldOf, problemText, toTemplate, variablesOf, type TemplateDraft } from "./templates-form";
+import { byField, draftProblems, emptyButton, emptyDraft, formFieldOf, problemText, sampleAccept, toTemplate, variablesOf, type TemplateDraft } from "./templates-form";
 import { templateScreenTexts } from "./texts-templates";
 
 const draft = (over: Partial<TemplateDraft> = {}): TemplateDraft => ({ ...emptyDraft(), name: "pedido_enviado", body: "Olá {{1}}, seu pedido sai {{2}}.", bodyExamples: { 1: "Ana", 2: "hoje" }, ...over });
@@ -29,7 +29,8 @@ describe("the template form's data", () => {
       body: { text: "Oi {{2}}? Não: {{1}} primeiro.", example: ["hoje", "Ana"] },
       buttons: [{ type: "URL", text: "Rastrear", url: "https://loja.test/r/{{1}}", example: ["https://loja.test/r/abc"] }, { type: "QUICK_REPLY", text: "Parar" }],
     });
-    expect(toTemplate(draft({ headerFormat: "IMAGE", headerMedia: "4::aW1n" })).header).toEqual({ format: "IMAGE", example: ["4::aW1n"] });
+    // A media header's sample is a file sent beside the template: the plugin uploads it and names its handle.
+    expect(toTemplate(draft({ headerFormat: "IMAGE", headerFile: { name: "a.png", type: "image/png", size: 10 } })).header).toEqual({ format: "IMAGE" });
     expect(toTemplate(draft({ headerFormat: "NONE", headerText: "ignored" })).header).toBeUndefined();
   });
 
@@ -50,16 +51,35 @@ describe("the template form's data", () => {
     expect(problemText("2 variable(s) need as many examples (got 1)")).toEqual({ key: "errExampleCount", vars: { count: 2 } });
     expect(problemText("something Meta said")).toBeNull();
     const keys = Object.keys(templateScreenTexts["pt-BR"].tpl);
-    for (const reason of ["name", "footer", "variables must be numbered", "examples must not be empty", "a TEXT header needs its text", "the body is required", "a button needs its text", "a URL button needs an https address", "a call button needs a number as +5511…", "a copy-code button needs an example code"]) {
+    for (const reason of ["name", "footer", "variables must be numbered", "examples must not be empty", "a TEXT header needs its text", "the body is required", "a button needs its text", "a URL button needs an https address", "a call button needs a number as +5511…", "a copy-code button needs an example code", "sampleMissing", "sampleType:image/png", "sampleSize:5"]) {
       const p = problemText(reason);
       expect(p && keys.includes(p.key)).toBe(true);
     }
+  });
+
+  it("asks a media header for its sample file: one, of the header's types, within Meta's size for it", () => {
+    const file = (type: string, mb: number) => ({ name: "f", type, size: mb * 1024 * 1024 });
+    const at = (d: Partial<TemplateDraft>) => byField(draftProblems(draft({ body: "Olá!", ...d })))["header.example"];
+    expect(at({ headerFormat: "IMAGE" })).toBe("sampleMissing");
+    expect(problemText(at({ headerFormat: "IMAGE" })!)).toEqual({ key: "errSampleMissing" });
+    expect(at({ headerFormat: "IMAGE", headerFile: file("image/gif", 1) })).toBe("sampleType:image/jpeg, image/png");
+    expect(problemText(at({ headerFormat: "DOCUMENT", headerFile: file("image/png", 1) })!)).toEqual({ key: "errSampleType", vars: { types: "application/pdf" } });
+    expect(problemText(at({ headerFormat: "IMAGE", headerFile: file("image/png", 6) })!)).toEqual({ key: "errSampleSize", vars: { maxMb: 5 } });
+    // 6 MB is a video's right, 17 MB is not.
+    expect(at({ headerFormat: "VIDEO", headerFile: file("video/mp4", 6) })).toBeUndefined();
+    expect(at({ headerFormat: "VIDEO", headerFile: file("video/mp4", 17) })).toBe("sampleSize:16");
+    expect(at({ headerFormat: "DOCUMENT", headerFile: file("application/pdf", 99) })).toBeUndefined();
+    // A text header or none takes no file.
+    expect(at({ headerFormat: "NONE" })).toBeUndefined();
+    expect(sampleAccept("TEXT")).toBeNull();
+    expect(sampleAccept("VIDEO")).toBe("video/mp4,video/3gpp");
   });
 
   it("puts the API's field names on the form's fields", () => {
     expect(formFieldOf("template.body.text.example")).toBe("body.text.example");
     expect(formFieldOf("template.body.example[0]")).toBe("body.text.example");
     expect(formFieldOf("template.header.example")).toBe("header.text.example");
+    expect(formFieldOf("template.header.example", true)).toBe("header.example");
     expect(formFieldOf("template.buttons[1].url")).toBe("buttons.1.url");
     expect(formFieldOf("template.name")).toBe("name");
     expect(formFieldOf("template.footer")).toBe("footer.text");

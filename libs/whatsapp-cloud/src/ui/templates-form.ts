@@ -5,7 +5,8 @@
  * form shows them at. The problems' reasons are the SDK's English sentences; `problemText`
  * turns them into the screen's translated texts.
  */
-import { templateProblems, templateVariables, type ChannelTemplate, type TemplateButtonType, type TemplateCategory, type TemplateHeaderFormat } from "@openatende/plugin-sdk/src/channel-contract";
+import { TEMPLATE_HEADER_FILE_TYPES, templateProblems, templateVariables, type ChannelTemplate, type TemplateButtonType, type TemplateCategory, type TemplateHeaderFormat } from "@openatende/plugin-sdk/src/channel-contract";
+import { SAMPLE_MB } from "../template-sample-limits";
 
 export type HeaderChoice = "NONE" | Extract<TemplateHeaderFormat, "TEXT" | "IMAGE" | "VIDEO" | "DOCUMENT">;
 export const HEADER_CHOICES: HeaderChoice[] = ["NONE", "TEXT", "IMAGE", "VIDEO", "DOCUMENT"];
@@ -27,8 +28,8 @@ export interface TemplateDraft {
   language: string;
   headerFormat: HeaderChoice;
   headerText: string;
-  /** A media header's example (Meta's uploaded-media handle). */
-  headerMedia: string;
+  /** A media header's sample file (a browser File), sent with the template and uploaded to Meta by the plugin. */
+  headerFile: SampleFile | null;
   /** Example per variable number of the header's text. */
   headerExamples: Record<number, string>;
   body: string;
@@ -37,13 +38,29 @@ export interface TemplateDraft {
   buttons: ButtonDraft[];
 }
 
+/** What the form reads of a chosen file (a browser File is one). */
+export interface SampleFile {
+  name: string;
+  type: string;
+  size: number;
+}
+
+/** The file types a media header's sample takes, as an input's `accept`; null for a header without a file. */
+export function sampleAccept(format: HeaderChoice): string | null {
+  const types = format === "NONE" ? undefined : TEMPLATE_HEADER_FILE_TYPES[format];
+  return types ? types.join(",") : null;
+}
+
+/** Whether the draft's template goes with a sample file (to the plugin's route) rather than as JSON alone. */
+export const needsSample = (d: Pick<TemplateDraft, "headerFormat">) => sampleAccept(d.headerFormat) !== null;
+
 export const emptyDraft = (language = "pt_BR"): TemplateDraft => ({
   name: "",
   category: "UTILITY",
   language,
   headerFormat: "NONE",
   headerText: "",
-  headerMedia: "",
+  headerFile: null,
   headerExamples: {},
   body: "",
   bodyExamples: {},
@@ -73,7 +90,7 @@ export function toTemplate(d: TemplateDraft): Omit<ChannelTemplate, "id" | "stat
       ? undefined
       : d.headerFormat === "TEXT"
         ? { format: "TEXT", text: trim(d.headerText), ...(variablesOf(d.headerText).length ? { example: examples(d.headerText, d.headerExamples) } : {}) }
-        : { format: d.headerFormat, ...(trim(d.headerMedia) ? { example: [trim(d.headerMedia)] } : {}) };
+        : { format: d.headerFormat };
   const bodyExamples = examples(d.body, d.bodyExamples);
   return {
     name: trim(d.name),
@@ -107,15 +124,25 @@ export function draftProblems(d: TemplateDraft): FieldProblem[] {
   const out: FieldProblem[] = [];
   if (!NAME_PATTERN.test(d.name.trim())) out.push({ field: "name", reason: "name" });
   if (d.footer.length > 60) out.push({ field: "footer.text", reason: "footer" });
+  const accept = sampleAccept(d.headerFormat);
+  if (accept && d.headerFormat !== "NONE" && d.headerFormat !== "TEXT") {
+    const f = d.headerFile;
+    if (!f) out.push({ field: "header.example", reason: "sampleMissing" });
+    else if (!accept.split(",").includes(f.type)) out.push({ field: "header.example", reason: `sampleType:${accept.split(",").join(", ")}` });
+    else if (f.size > SAMPLE_MB[d.headerFormat] * 1024 * 1024) out.push({ field: "header.example", reason: `sampleSize:${SAMPLE_MB[d.headerFormat]}` });
+  }
   return [...out, ...templateProblems(toTemplate(d))];
 }
 
 /**
  * The form field an API error names: ERR_WABA_TEMPLATE_INVALID's `template.body.text.example`,
- * or the validator's `template.body.example[0]` / `template.buttons[1].url`.
+ * or the validator's `template.body.example[0]` / `template.buttons[1].url`; with a media
+ * header, `template.header.example` is its sample file (ERR_…_TEMPLATE_SAMPLE_*).
  */
-export function formFieldOf(apiField: string): string {
+export function formFieldOf(apiField: string, mediaHeader = false): string {
   const f = apiField.replace(/^template\./, "").replace(/\[(\d+)\]/g, ".$1");
+  // A media header's example is its sample file, shown at the file's input.
+  if (mediaHeader && /^header\.example(\.\d+)?$/.test(f)) return "header.example";
   const m = /^(header|body)\.example(\.\d+)?$/.exec(f);
   if (m) return `${m[1]}.text.example`;
   if (f === "footer") return "footer.text";
@@ -134,6 +161,9 @@ export function byField(problems: FieldProblem[]): Record<string, string> {
 export function problemText(reason: string): { key: string; vars?: Record<string, unknown> } | null {
   const count = /^(\d+) variable\(s\) need as many examples/.exec(reason);
   if (count) return { key: "errExampleCount", vars: { count: Number(count[1]) } };
+  if (reason === "sampleMissing") return { key: "errSampleMissing" };
+  const sample = /^sample(Type|Size):(.*)$/.exec(reason);
+  if (sample) return sample[1] === "Type" ? { key: "errSampleType", vars: { types: sample[2] } } : { key: "errSampleSize", vars: { maxMb: Number(sample[2]) } };
   const known: Array<[RegExp, string]> = [
     [/^name$/, "errName"],
     [/^footer$/, "errFooter"],
