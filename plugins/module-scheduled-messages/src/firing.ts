@@ -90,11 +90,21 @@ async function send(api: CoreApi, job: FireJob, row: MessageRow, at: number): Pr
     return { ok: true, sentMessageId: m.id, ticketId: m.ticketId };
   } catch (err) {
     const e = err as { type?: string; code?: number; message?: string };
-    const clientError = typeof e.code === "number" && e.code >= 400 && e.code < 500;
     // Transient (the core or its channel unreachable): the scheduler retries, the ledger stays "sending".
-    if (!clientError && job.attempt < FIRE_ATTEMPTS) throw err;
+    if (!isClientError(e) && job.attempt < FIRE_ATTEMPTS) throw err;
     return { ok: false, error: e.type && e.type.startsWith("ERR_") ? e.type : (e.message ?? "ERR_UNIDENTIFIED") };
   }
+}
+
+/**
+ * Whether the core refused the send for the message's own sake (4xx: no such contact, connection
+ * inactive…), final for the occurrence. A core service not (yet) there answers 404 too, but is no
+ * fault of the message: a core restarting delivers due jobs while its plugin host still loads
+ * (bench:scheduler's restart run lost 96 messages as "Service 'plugins.availability' is not found.").
+ */
+export function isClientError(e: { type?: string; code?: number }): boolean {
+  if (e.type === "SERVICE_NOT_FOUND" || e.type === "SERVICE_NOT_AVAILABLE") return false;
+  return typeof e.code === "number" && e.code >= 400 && e.code < 500;
 }
 
 /** Records the occurrence's outcome; answers the ledger row, or null when another run recorded it first. */
