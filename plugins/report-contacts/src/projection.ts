@@ -5,6 +5,7 @@
  */
 import type { CoreApi, PlatformContact, TenantData } from "@openatende/plugin-sdk";
 import type { ProjectionSource } from "@openatende/report-kit";
+import { nameBucket } from "./buckets";
 
 export interface ContactRow extends Record<string, unknown> {
   id: number;
@@ -15,10 +16,15 @@ export interface ContactRow extends Record<string, unknown> {
   createdAt: number;
   version: number;
   deleted: boolean;
+  /** nameBucket(name): the key the reads by name are batched on. */
+  bucket: number;
 }
+/** A contact's tag, with the contact's name and bucket: the tags page reads the links by name. */
 export interface LinkRow extends Record<string, unknown> {
   contactId: number;
   tagId: number;
+  bucket: number;
+  name: string;
 }
 
 export const contactsTable = (t: TenantData) => t.table<ContactRow>("contacts");
@@ -29,11 +35,12 @@ const cut = (s: string | null | undefined, n: number) => (s ? s.trim().slice(0, 
 export function contactRow(c: PlatformContact): ContactRow {
   const createdAt = Date.parse(c.createdAt);
   const updatedAt = Date.parse(c.updatedAt);
-  return { id: c.id, name: c.name.slice(0, 191), number: cut(c.number, 64), email: cut(c.email, 191), state: cut(c.state, 64), createdAt, version: Number.isFinite(updatedAt) ? updatedAt : createdAt, deleted: false };
+  const name = c.name.slice(0, 191);
+  return { id: c.id, name, number: cut(c.number, 64), email: cut(c.email, 191), state: cut(c.state, 64), createdAt, version: Number.isFinite(updatedAt) ? updatedAt : createdAt, deleted: false, bucket: nameBucket(name) };
 }
 
 export function fromDb(r: ContactRow): ContactRow {
-  return { ...r, id: Number(r.id), createdAt: Number(r.createdAt), version: Number(r.version), deleted: Boolean(Number(r.deleted)) };
+  return { ...r, id: Number(r.id), createdAt: Number(r.createdAt), version: Number(r.version), deleted: Boolean(Number(r.deleted)), bucket: Number(r.bucket) };
 }
 
 /**
@@ -50,9 +57,10 @@ export async function writeContacts(tenant: TenantData, contacts: PlatformContac
     return !k || (!k.deleted && (force || k.version <= contactRow(c).version));
   });
   if (!fresh.length) return 0;
-  await contactsTable(tenant).upsertMany(fresh.map(contactRow));
+  const rows = fresh.map(contactRow);
+  await contactsTable(tenant).upsertMany(rows);
   await linksTable(tenant).delete({ contactId: fresh.map((c) => c.id) });
-  const links = fresh.flatMap((c) => c.tags.map((t) => ({ contactId: c.id, tagId: t.id })));
+  const links = fresh.flatMap((c, i) => c.tags.map((t) => ({ contactId: c.id, tagId: t.id, bucket: rows[i].bucket, name: rows[i].name })));
   if (links.length) await linksTable(tenant).upsertMany(links);
   return fresh.length;
 }
@@ -62,7 +70,7 @@ export async function forget(tx: TenantData, id: number): Promise<void> {
   await linksTable(tx).delete({ contactId: id });
   const gone = { deleted: true, version: Number.MAX_SAFE_INTEGER };
   if (await contactsTable(tx).update({ id }, gone)) return;
-  await contactsTable(tx).upsert({ id, name: "", number: null, email: null, state: null, createdAt: 0, ...gone });
+  await contactsTable(tx).upsert({ id, name: "", number: null, email: null, state: null, createdAt: 0, bucket: 0, ...gone });
 }
 
 /** The contact as the core has it now (deleted there: forgotten here). */
@@ -82,7 +90,8 @@ export async function tagChanged(api: CoreApi, tx: TenantData, tagId: number): P
 }
 
 export const contactsSource: ProjectionSource = {
-  name: "contacts",
+  // "-v2": the rows gained their name bucket (migration 0002); a new name backfills every tenant once more.
+  name: "contacts-v2",
   async clear(tenant) {
     await linksTable(tenant).delete({});
     await contactsTable(tenant).delete({});
