@@ -102,7 +102,8 @@ async function send(api: CoreApi, job: FireJob, row: MessageRow, at: number): Pr
  * fault of the message: a core restarting delivers due jobs while its plugin host still loads
  * (bench:scheduler's restart run lost 96 messages as "Service 'plugins.availability' is not found.").
  */
-export function isClientError(e: { type?: string; code?: number }): boolean {
+export function isClientError(err: unknown): boolean {
+  const e = (err ?? {}) as { type?: string; code?: number };
   if (e.type === "SERVICE_NOT_FOUND" || e.type === "SERVICE_NOT_AVAILABLE") return false;
   return typeof e.code === "number" && e.code >= 400 && e.code < 500;
 }
