@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ComponentType } from "react";
 import { Alert, Button, Select, Space, Table, Tag, Typography } from "antd";
 import { BarChart } from "@openatende/report-kit/src/ui/bar-chart";
+import { BuildingNotice, BUILDING_RETRY_MS, buildingPercent } from "@openatende/report-kit/src/ui/building";
 import { downloadExport } from "@openatende/report-kit/src/ui/download";
 import { readerZone } from "@openatende/report-kit/src/ui/month";
 import type { PageKey } from "../texts";
@@ -49,7 +50,7 @@ function ContactsReport({ kind }: { kind: PageKey }) {
   const [page, setPage] = useState(1);
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(false);
-  const [building, setBuilding] = useState(false);
+  const [building, setBuilding] = useState<number | null>(null);
   const seq = useRef(0);
   const needsChoice = kind !== "list";
 
@@ -76,15 +77,16 @@ function ContactsReport({ kind }: { kind: PageKey }) {
           p === 1 ? runtime.api.get<Summary>(`${API[kind]}/summary`, { query: q, silent: true }) : Promise.resolve(null),
         ]);
         if (mine !== seq.current) return;
-        setBuilding(false);
+        setBuilding(null);
         setRows((prev) => (p === 1 ? r.rows : [...prev, ...r.rows]));
         setHasMore(r.hasMore);
         setPage(p);
         if (s) setSummary(s);
       } catch (err) {
-        if ((err as { code?: string }).code === "ERR_REPORT_CONTACTS_PROJECTION_BUILDING") {
-          setBuilding(true);
-          setTimeout(() => mine === seq.current && void load(c, p), 3000);
+        const percent = buildingPercent(err, "ERR_REPORT_CONTACTS");
+        if (percent !== null) {
+          setBuilding(percent);
+          setTimeout(() => mine === seq.current && void load(c, p), BUILDING_RETRY_MS);
         } else runtime.notify.error(err);
       } finally {
         if (mine === seq.current) setLoading(false);
@@ -134,8 +136,8 @@ function ContactsReport({ kind }: { kind: PageKey }) {
         </Space>
       ) : null}
       {blocked ? <Alert type="info" showIcon message={t(kind === "tags" ? "needTags" : "needStates")} style={{ marginBottom: 16 }} data-testid="contacts-need-choice" /> : null}
-      {building ? <Alert type="info" showIcon message={t("building")} style={{ marginBottom: 16 }} /> : null}
-      {summary ? (
+      {building !== null ? <BuildingNotice runtime={runtime} percent={building} /> : null}
+      {summary && building === null ? (
         <div style={{ marginBottom: 16 }}>
           <Typography.Text strong data-testid="contacts-total">{`${t("total")}: ${new Intl.NumberFormat("pt-BR").format(summary.total)}`}</Typography.Text>
           {summary.groups.length ? <BarChart testId="contacts-chart" items={summary.groups.map((g) => ({ label: g.label, values: { count: g.count } }))} series={[{ key: "count", label: t("total"), color: "#0e7490" }]} /> : null}

@@ -18,7 +18,6 @@ const ptBR = {
   pdf: "PDF",
   loadMore: "Carregar mais",
   total: "Contatos",
-  building: "Preparando os dados do relatório…",
   empty: "Nenhum contato",
   chart: "Contatos por escolha",
 };
@@ -39,7 +38,6 @@ const en: Texts = {
   pdf: "PDF",
   loadMore: "Load more",
   total: "Contacts",
-  building: "Preparing the report's data…",
   empty: "No contact",
   chart: "Contacts per choice",
 };
@@ -58,7 +56,6 @@ const es: Texts = {
   pdf: "PDF",
   loadMore: "Cargar más",
   total: "Contactos",
-  building: "Preparando los datos del informe…",
   empty: "Ningún contacto",
   chart: "Contactos por elección",
 };
@@ -77,7 +74,6 @@ const ru: Texts = {
   pdf: "PDF",
   loadMore: "Загрузить ещё",
   total: "Контакты",
-  building: "Данные отчёта готовятся…",
   empty: "Нет контактов",
   chart: "Контакты по выбору",
 };
