@@ -83,5 +83,6 @@ it("opens the panel from the menu, ticks the longest wait and counts a new ticke
   expect((await ok(rebuilt)).status).toBe("ready");
   await waitText(page.locator('[data-testid="total-waiting"]'), "2", 15_000);
   expect(await page.locator('[data-testid="report-building"]').count()).toBe(0);
-  expect(screenErrors(page)).toEqual([]);
+  // The board's answers while it filled were 503 on purpose (Chromium logs them as failed resources).
+  expect(screenErrors(page).filter((e) => !/status of 503/.test(e))).toEqual([]);
 });
