@@ -5,7 +5,9 @@
  * on its field before anything reaches Meta), sees it PENDING, and sees it turn APPROVED live
  * when Meta's signed review webhook arrives; deletes another. A FREE tenant meets the notice
  * naming PLUS instead of the screen. A 360dialog connection (channel-360, the same library) is
- * on the same screen, which both plugins register and the shell shows once.
+ * on the same screen, which both plugins register and the shell shows once. A template with an
+ * image header asks for its sample file (refused on its field when missing or of another type),
+ * which the plugin uploads through Meta's Resumable Upload API before submitting the template.
  */
 import type { Browser } from "playwright-core";
 import { startCore, createTenant, type TestCore, type TenantFixture } from "@openatende/core/testkit";
@@ -116,6 +118,47 @@ describe("the template management screen", () => {
     // Refresh reads Meta again: the same three less one.
     await page.click("[data-testid=templates-refresh]");
     await waitCount(page.locator("[data-testid^=template-row-]"), 2);
+    expect(screenErrors(page)).toEqual([]);
+  });
+
+  it("creates a template with an image header: the sample file is asked for, checked, uploaded to Meta and named by its handle", async () => {
+    const png = Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), Buffer.alloc(2048, 5)]);
+    const page = await newPage(browser);
+    await sessionLogin(page, t.url, f.emails.admin, "/configuracoes/templates");
+    await page.waitForSelector("[data-testid=templates-page]", { timeout: 30_000 });
+    await page.click("[data-testid=template-new]");
+    await page.waitForSelector("[data-testid=template-form]");
+    await page.fill("[data-testid=template-name]", "oferta_foto");
+    await page.click("[data-testid=template-header-format]");
+    await page.click(".ant-select-item-option[title='Imagem']");
+    await page.fill("[data-testid=template-body]", "Olá {{1}}, chegou a coleção nova.");
+    await page.fill("[data-testid=template-example-body-1]", "Ana");
+    const uploads = fake.uploads.calls.length;
+
+    // Sent without its file: refused on the file's field, nothing uploaded or submitted.
+    await page.click("[data-testid=template-submit]");
+    const fileError = page.locator("[data-testid='template-error-header.example']");
+    await waitCount(fileError, 1);
+    expect(await fileError.innerText()).toMatch(/arquivo de exemplo/i);
+    // A GIF is not an image Meta takes for a header.
+    await page.setInputFiles("[data-testid=template-header-sample-input]", { name: "anim.gif", mimeType: "image/gif", buffer: Buffer.from("GIF89a") });
+    await poll(() => fileError.innerText(), (x) => /image\/jpeg, image\/png/.test(x), "the type refusal");
+    await screenshot(page, "templates-screen-image-header-type");
+    expect(fake.uploads.calls.length).toBe(uploads);
+
+    await page.setInputFiles("[data-testid=template-header-sample-input]", { name: "colecao.png", mimeType: "image/png", buffer: png });
+    await waitCount(fileError, 0);
+    expect(await page.locator("[data-testid=template-header-sample-name]").innerText()).toBe("colecao.png · 2 KB");
+    await screenshot(page, "templates-screen-image-header");
+    await page.click("[data-testid=template-submit]");
+    await waitCount(page.locator("[data-testid=template-form]"), 0);
+    await waitAttr(page.locator("[data-testid=template-row-oferta_foto] [data-testid=template-status]"), "data-status", "PENDING");
+    const created = fake.templates.find((x) => x.name === "oferta_foto")!;
+    const header = created.components.find((c) => c.type === "HEADER") as { example: { header_handle: string[] } };
+    expect(header).toEqual({ type: "HEADER", format: "IMAGE", example: { header_handle: [expect.any(String)] } });
+    const sample = fake.uploads.samples.get(header.example.header_handle[0])!;
+    expect(sample).toMatchObject({ fileName: "colecao.png", fileType: "image/png", token: waba.number.token });
+    expect(sample.data.equals(png)).toBe(true);
     expect(screenErrors(page)).toEqual([]);
   });
 

@@ -17,18 +17,21 @@ function sizeText(bytes: number): string {
 export function SampleFileInput(props: { accept: string; file: SampleFile | null; pickLabel: string; noneLabel: string; onFile(f: File | null): void }) {
   const input = useRef<HTMLInputElement>(null);
   return (
-    <Space data-testid="template-header-sample">
-      <Button icon={<PaperClipOutlined />} onClick={() => input.current?.click()} data-testid="template-header-sample-pick">
-        {props.pickLabel}
-      </Button>
-      <Typography.Text type={props.file ? undefined : "secondary"} data-testid="template-header-sample-name">
-        {props.file ? `${props.file.name} · ${sizeText(props.file.size)}` : props.noneLabel}
-      </Typography.Text>
+    <div data-testid="template-header-sample">
+      <Space wrap>
+        <Button icon={<PaperClipOutlined />} onClick={() => input.current?.click()} data-testid="template-header-sample-pick">
+          {props.pickLabel}
+        </Button>
+        <Typography.Text type={props.file ? undefined : "secondary"} style={{ wordBreak: "break-all" }} data-testid="template-header-sample-name">
+          {props.file ? `${props.file.name} · ${sizeText(props.file.size)}` : props.noneLabel}
+        </Typography.Text>
+      </Space>
+      {/* The browser's own picker stays out of sight (outside the Space, whose items a global style shows): the button opens it. */}
       <input
         ref={input}
         type="file"
         accept={props.accept}
-        hidden
+        style={{ display: "none" }}
         onChange={(e) => {
           props.onFile(e.target.files?.[0] ?? null);
           // The same file chosen again still counts as a change.
@@ -36,6 +39,6 @@ export function SampleFileInput(props: { accept: string; file: SampleFile | null
         }}
         data-testid="template-header-sample-input"
       />
-    </Space>
+    </div>
   );
 }
