@@ -4,8 +4,10 @@
  * picks the approved template of the chosen connection (the pending one cannot be picked), fills
  * its variables with contact fields and literals while the preview follows, links a tag's
  * contacts, schedules it and sees it finish with every message read — each contact got the
- * template with their own first name and name. A BASIC tenant opening /campanhaswaba gets the
- * tier notice naming PREMIUM.
+ * template with their own first name and name. A template with buttons asks for the URL's
+ * suffix and the coupon code (the server's refusal of a missing one shown at its input) and an
+ * optional quick-reply payload, and the preview shows them filled. A BASIC tenant opening
+ * /campanhaswaba gets the tier notice naming PREMIUM.
  */
 import type { Browser, Page } from "playwright-core";
 import { createTenant, uid, type TenantFixture, type TestCore } from "@openatende/core/testkit";
@@ -13,7 +15,7 @@ import { createTenant, uid, type TenantFixture, type TestCore } from "@openatend
 import { launchBrowser, newPage, poll, screenErrors, sessionLogin, shot, waitText } from "../../report-tickets/test/support/browser";
 import type { ProviderSend } from "./fixtures/channel-waba-campaign-fixture/src/service";
 import { allow, CHANNEL_SERVICE, connection, createSuper, routesReady, startWabaCore, templatesOn, visitor } from "./setup";
-import { PENDING, PROMO } from "./templates";
+import { BUTTONS, PENDING, PROMO } from "./templates";
 
 jest.setTimeout(300_000);
 
@@ -38,7 +40,7 @@ beforeAll(async () => {
   await routesReady(t, a.admin);
   const conn = await connection(t, a, "Oficial");
   connName = `Oficial ${a.tenantId}`;
-  await templatesOn(t, a.tenantId, conn, [PENDING, PROMO]);
+  await templatesOn(t, a.tenantId, conn, [PENDING, PROMO, BUTTONS]);
   tagName = `Clientes ${uid()}`;
   const tagId = (await t.api.post("/tags", { name: tagName }, a.admin)).body.id as number;
   const base = Number(String(Date.now()).slice(-6)) * 10;
@@ -55,7 +57,8 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const option = (page: Page, text: string) => page.locator(".ant-select-dropdown:visible .ant-select-item-option").filter({ hasText: text });
+// The last dropdown opened (one just closed may still be fading out).
+const option = (page: Page, text: string) => page.locator(".ant-select-dropdown:visible .ant-select-item-option").filter({ hasText: text }).last();
 
 function thisMinute(): string {
   const d = new Date();
@@ -124,6 +127,56 @@ it("creates a campaign with an approved template and contact variables, schedule
     expect(sends.map((s) => s.template?.components?.body?.[0]).sort()).toEqual([...names].sort());
     expect(sends.every((s) => s.template?.name === "promo_natal" && s.template.components?.header?.text?.[0]?.startsWith("Cliente"))).toBe(true);
     expect(screenErrors(page)).toEqual([]);
+  } finally {
+    await page.context().close();
+  }
+});
+
+it("fills a template's button values — the URL's suffix with a contact field, the coupon code — and refuses a missing one at its input", async () => {
+  const page = await newPage(browser);
+  try {
+    await sessionLogin(page, t.url, a.emails.admin, "/campanhaswaba");
+    await page.locator('[data-testid="campaigns-page"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="campaign-new"]').click();
+    await page.locator('[data-testid="campaign-name"]').fill("Cupons com botões");
+    await page.locator('[data-testid="campaign-connections"]').first().click();
+    await option(page, connName).click();
+    await page.keyboard.press("Escape");
+    await page.locator('[data-testid="waba-template"]').first().click();
+    await option(page, "cupom_botoes (pt_BR)").click();
+    await waitText(page.locator('[data-testid="waba-preview-buttons"]'), "Meu pedido · https://loja.test/p/[1]");
+    await waitText(page.locator('[data-testid="waba-preview-button-3"]'), "Ligar · +5511999990000");
+    await page.locator('[data-testid="waba-body-0-field"]').first().click();
+    await option(page, "Primeiro nome").click();
+    await page.locator('[data-testid="campaign-tags"]').first().click();
+    await option(page, tagName).click();
+    await page.keyboard.press("Escape");
+    await page.locator('[data-testid="campaign-start"]').fill(thisMinute());
+
+    // The URL's suffix left empty: the server's code, shown at the button's input.
+    await page.locator('[data-testid="campaign-save"]').click();
+    await waitText(page.locator('[data-testid="campaign-error-buttons.2"]'), "Meu pedido", 15_000);
+    await shot(page, "campanhaswaba-botao-obrigatorio");
+
+    await page.locator('[data-testid="waba-buttons-0"]').fill("quero-natal");
+    await page.locator('[data-testid="waba-buttons-2-field"]').first().click();
+    await option(page, "{{number}}").click();
+    await page.locator('[data-testid="waba-buttons-4"]').fill("NATAL10");
+    await waitText(page.locator('[data-testid="waba-preview-button-2"]'), "Meu pedido · https://loja.test/p/{{number}}");
+    await waitText(page.locator('[data-testid="waba-preview-button-4"]'), "Copiar cupom · NATAL10");
+    await waitText(page.locator('[data-testid="waba-preview-button-0"]'), "Quero · quero-natal");
+    await shot(page, "campanhaswaba-botoes");
+    await page.locator('[data-testid="campaign-save"]').click();
+    await page.locator('[data-testid="campaign-detail"]').waitFor({ timeout: 30_000 });
+    const id = Number(/#\/campanhaswaba\/(\d+)$/.exec(page.url())?.[1]);
+    expect(screenErrors(page)).toEqual([]);
+    // The page's login ended the fixture's session: a new one reads what was saved.
+    const saved = await t.api.get(`/campanhaswaba/item?id=${id}`, await t.api.login(a.emails.admin));
+    expect(saved.body.content.buttons).toEqual([
+      { index: 0, value: "quero-natal" },
+      { index: 2, value: "{{number}}" },
+      { index: 4, value: "NATAL10" },
+    ]);
   } finally {
     await page.context().close();
   }

@@ -1,17 +1,19 @@
 /**
  * The WABA campaign's template editor (the ContentEditor the shared campaign form draws): the
  * templates of the chosen connections (GET /templates, the core's listing), one picked by name
- * and language with its state on each connection, a preview of its texts, and one input per
- * header and body variable — literal text, or a contact field inserted as {{name}},
- * {{firstName}} or {{number}}.
+ * and language with its state on each connection, a preview of its texts and buttons, and one
+ * input per header and body variable and per button that takes a value (a URL's {{1}} suffix, a
+ * copy code, a quick reply's optional payload) — literal text, or a contact field inserted as
+ * {{name}}, {{firstName}} or {{number}}.
  */
 import { useEffect, useMemo, useState } from "react";
-import { Alert, Card, Form, Input, Select, Space, Tag, Typography } from "antd";
+import { Alert, Card, Form, Select, Tag, Typography } from "antd";
 import type { CampaignContentEditorProps } from "@openatende/campaign-engine/src/ui";
-import { TEMPLATE_HEADER_FILE_TYPES, type ChannelTemplate, type TemplatesListResult } from "@openatende/plugin-sdk/src/templates";
+import { TEMPLATE_HEADER_FILE_TYPES, templateButtonParameters, type ChannelTemplate, type TemplatesListResult } from "@openatende/plugin-sdk/src/templates";
 import { HeaderFileField } from "./HeaderFileField";
-import { CONTACT_PLACEHOLDERS, type WabaContent } from "../type";
-import { choose, emptyWabaContent, keyOf, previewOf, statesOf, templateChoices, type ConnectionTemplates, type TemplateState } from "./model";
+import type { WabaContent } from "../type";
+import { choose, emptyWabaContent, keyOf, previewButtons, previewOf, statesOf, templateChoices, type ConnectionTemplates, type TemplateState } from "./model";
+import { ValueInput } from "./ValueInput";
 
 const MAX_PAGES = 10;
 const STATE_COLOR: Record<TemplateState["state"], string> = { APPROVED: "green", OTHER: "orange", MISSING: "red", NO_TEMPLATES: "red", LOADING: "default" };
@@ -62,21 +64,26 @@ export default function ContentEditor({ runtime, value, onChange, errors, connec
 
   const setVariable = (part: "header" | "body", i: number, v: string) => onChange({ ...content, [part]: (content[part] ?? []).map((x, j) => (j === i ? v : x)) });
   const variableInput = (part: "header" | "body", i: number, label: string) => (
-    <Form.Item key={`${part}.${i}`} label={label} required {...fieldError(`${part}.${i}`)}>
-      <Space.Compact style={{ width: "100%" }}>
-        <Input value={content[part]?.[i] ?? ""} maxLength={1024} disabled={disabled} onChange={(e) => setVariable(part, i, e.target.value)} data-testid={`waba-${part}-${i}`} />
-        <Select
-          style={{ width: 200 }}
-          placeholder={t("waba.insert")}
-          value={null}
-          disabled={disabled}
-          options={CONTACT_PLACEHOLDERS.map((f) => ({ value: f, label: `${t(`waba.fields.${f}`)} {{${f}}}` }))}
-          onChange={(f: string) => setVariable(part, i, `${content[part]?.[i] ?? ""}{{${f}}}`)}
-          data-testid={`waba-${part}-${i}-field`}
-        />
-      </Space.Compact>
-    </Form.Item>
+    <ValueInput key={`${part}.${i}`} field={`${part}.${i}`} label={label} required value={content[part]?.[i] ?? ""} onChange={(v) => setVariable(part, i, v)} error={errors[`${part}.${i}`]} disabled={disabled} t={t} />
   );
+  const setButton = (index: number, v: string) => onChange({ ...content, buttons: (content.buttons ?? []).map((b) => (b.index === index ? { ...b, value: v } : b)) });
+  const buttonInputs = template
+    ? templateButtonParameters(template).map((b) => (
+        <ValueInput
+          key={`buttons.${b.index}`}
+          field={`buttons.${b.index}`}
+          label={t(`waba.button.${b.type}`, { text: b.text })}
+          extra={b.type === "URL" ? template.buttons?.[b.index]?.url : b.type === "QUICK_REPLY" ? t("waba.button.optional") : undefined}
+          required={b.required}
+          placeholder={b.example}
+          value={content.buttons?.find((x) => x.index === b.index)?.value ?? ""}
+          onChange={(v) => setButton(b.index, v)}
+          error={errors[`buttons.${b.index}`]}
+          disabled={disabled}
+          t={t}
+        />
+      ))
+    : [];
 
   if (!connectionIds.length) return <Alert type="info" showIcon message={t("waba.pickConnections")} data-testid="waba-pick-connections" />;
   return (
@@ -110,13 +117,24 @@ export default function ContentEditor({ runtime, value, onChange, errors, connec
             {template.header?.text ? <Typography.Text strong>{previewOf(template.header.text, content.header ?? [])}</Typography.Text> : null}
             <div style={{ whiteSpace: "pre-wrap" }}>{previewOf(template.body.text, content.body ?? [])}</div>
             {template.footer?.text ? <Typography.Text type="secondary">{template.footer.text}</Typography.Text> : null}
+            {template.buttons?.length ? (
+              <div style={{ marginTop: 8 }} data-testid="waba-preview-buttons">
+                {previewButtons(template, content.buttons).map((b) => (
+                  <Tag key={b.index} color="blue" style={{ marginBottom: 4 }} data-testid={`waba-preview-button-${b.index}`}>
+                    {b.text}
+                    {b.detail ? ` · ${b.detail}` : ""}
+                  </Tag>
+                ))}
+              </div>
+            ) : null}
           </Card>
           {template.header && TEMPLATE_HEADER_FILE_TYPES[template.header.format] ? (
             <HeaderFileField runtime={runtime} types={TEMPLATE_HEADER_FILE_TYPES[template.header.format]!} value={content.headerMedia} onChange={(headerMedia) => onChange({ ...content, headerMedia })} disabled={disabled} error={errors.headerMedia} />
           ) : null}
           {(content.header ?? []).map((_, i) => variableInput("header", i, t("waba.header")))}
           {(content.body ?? []).map((_, i) => variableInput("body", i, t("waba.variable", { n: i + 1 })))}
-          {!content.header?.length && !content.body?.length ? <Typography.Text type="secondary">{t("waba.noVariables")}</Typography.Text> : null}
+          {buttonInputs}
+          {!content.header?.length && !content.body?.length && !buttonInputs.length ? <Typography.Text type="secondary">{t("waba.noVariables")}</Typography.Text> : null}
         </>
       ) : null}
     </div>

@@ -1,5 +1,5 @@
 import type { ChannelTemplate } from "@openatende/plugin-sdk/src/templates";
-import { choose, previewOf, statesOf, templateChoices, validateWabaContent, variableCounts, type ConnectionTemplates } from "./model";
+import { choose, previewButtons, previewOf, statesOf, templateChoices, validateWabaContent, variableCounts, type ConnectionTemplates } from "./model";
 
 const promo: ChannelTemplate = { name: "promo", language: "pt_BR", category: "MARKETING", status: "APPROVED", header: { format: "TEXT", text: "Para {{1}}" }, body: { text: "Olá {{1}}, cupom {{2}}." } };
 const paused: ChannelTemplate = { ...promo, status: "PAUSED" };
@@ -35,5 +35,28 @@ describe("the WABA template editor's model", () => {
     expect(variableCounts(image).header).toBe(0);
     expect(choose(c, pdf).headerMedia).toBeUndefined();
     expect(choose(c, promo).headerMedia).toBeUndefined();
+  });
+
+  it("gives one value per button that takes one, kept across templates where the index takes one too, and previews the buttons filled", () => {
+    const coupon: ChannelTemplate = {
+      ...promo,
+      name: "cupom",
+      header: undefined,
+      buttons: [
+        { type: "QUICK_REPLY", text: "Quero" },
+        { type: "URL", text: "Pedido", url: "https://loja.test/p/{{1}}" },
+        { type: "PHONE_NUMBER", text: "Ligar", phoneNumber: "+5511999990000" },
+        { type: "COPY_CODE", text: "Copiar", example: ["NATAL10"] },
+      ],
+    };
+    const c = choose({ template: { name: "", language: "" }, body: [], buttons: [{ index: 1, value: "{{number}}" }, { index: 2, value: "x" }] }, coupon);
+    expect(c.buttons).toEqual([{ index: 0, value: "" }, { index: 1, value: "{{number}}" }, { index: 3, value: "" }]);
+    expect(choose(c, promo).buttons).toBeUndefined();
+    expect(previewButtons(coupon, [{ index: 1, value: " 42 " }, { index: 3, value: "" }])).toEqual([
+      { index: 0, type: "QUICK_REPLY", text: "Quero", detail: null },
+      { index: 1, type: "URL", text: "Pedido", detail: "https://loja.test/p/42" },
+      { index: 2, type: "PHONE_NUMBER", text: "Ligar", detail: "+5511999990000" },
+      { index: 3, type: "COPY_CODE", text: "Copiar", detail: "[1]" },
+    ]);
   });
 });

@@ -1,9 +1,10 @@
 /**
  * What the WABA template editor decides without a browser: the templates the campaign's
  * connections offer (one choice per name and language, with each connection's state of it), the
- * variables resized to the chosen template, and the preview of its texts.
+ * variables resized to the chosen template (its buttons that take a value too), and the preview
+ * of its texts and buttons.
  */
-import { TEMPLATE_HEADER_FILE_TYPES, templateVariables, type ChannelTemplate } from "@openatende/plugin-sdk/src/templates";
+import { TEMPLATE_HEADER_FILE_TYPES, templateButtonParameters, templateVariables, type ChannelTemplate } from "@openatende/plugin-sdk/src/templates";
 import type { WabaContent } from "../type";
 
 /** A connection's templates as the editor loaded them: the list, or why there is none (an error code). */
@@ -46,10 +47,28 @@ export function resized(values: string[] | undefined, n: number): string[] {
 /** The content once a template is chosen: its name and language, the variables kept where they fit. */
 export function choose(content: WabaContent, t: ChannelTemplate): WabaContent {
   const n = variableCounts(t);
-  const { preview: _old, headerMedia, ...rest } = content;
+  const { preview: _old, headerMedia, buttons: _buttons, ...rest } = content;
   // A header file is kept only while it is still of the header's types.
   const keep = headerMedia && t.header && TEMPLATE_HEADER_FILE_TYPES[t.header.format]?.includes(headerMedia.mimeType);
-  return { ...rest, template: { name: t.name, language: t.language }, header: resized(content.header, n.header), body: resized(content.body, n.body), ...(keep ? { headerMedia } : {}) };
+  // One value per button that takes one (by its index), kept where the chosen template's button at that index takes one too.
+  const buttons = templateButtonParameters(t).map((b) => ({ index: b.index, value: content.buttons?.find((x) => x.index === b.index)?.value ?? "" }));
+  return {
+    ...rest,
+    template: { name: t.name, language: t.language },
+    header: resized(content.header, n.header),
+    body: resized(content.body, n.body),
+    ...(buttons.length ? { buttons } : {}),
+    ...(keep ? { headerMedia } : {}),
+  };
+}
+
+/** A template's buttons as the preview shows them: the label, and the filled address, code or payload (`[1]` while empty). */
+export function previewButtons(t: Pick<ChannelTemplate, "buttons">, values: WabaContent["buttons"]): Array<{ index: number; type: string; text: string; detail: string | null }> {
+  return (t.buttons ?? []).map((b, index) => {
+    const v = values?.find((x) => x.index === index)?.value.trim() ?? "";
+    const detail = b.type === "URL" ? (b.url ?? "").replace(/\{\{\s*1\s*\}\}/, v || "[1]") : b.type === "COPY_CODE" ? v || "[1]" : b.type === "PHONE_NUMBER" ? (b.phoneNumber ?? null) : v || null;
+    return { index, type: b.type, text: b.text, detail };
+  });
 }
 
 /** A template text with {{n}} shown as the variable's value ([n] while it is empty). */
