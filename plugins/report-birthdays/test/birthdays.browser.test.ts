@@ -3,8 +3,11 @@
  * plugin: the admin goes from /relatorios to "Aniversariantes do mês", sees this month's
  * birthdays (not another month's) with the age they turn, selects all, unselects one and
  * selects it again, writes a message with the name and age placeholders and sends it now with
- * a one-second delay; the progress ends at 2 of 2 and each contact got its own text once.
+ * a one-second delay; the progress ends at 2 of 2 and each contact got its own text once. The
+ * list's Excel button downloads the listed birthdays, and printed the page is the list alone.
  */
+import * as fs from "node:fs";
+import ExcelJS from "exceljs";
 import type { Browser } from "playwright-core";
 import { createSuper, createTenant, startCore, uid, type TenantFixture, type TestCore } from "@openatende/core/testkit";
 import { launchBrowser, newPage, screenErrors, sessionLogin, shot, waitText } from "../../report-tickets/test/support/browser";
@@ -61,6 +64,23 @@ it("lists this month's birthdays, selects them and sends a message with the plac
   await waitText(table, `${y - 1990} anos`);
   expect(await table.innerText()).not.toContain("Carla Outro Mês");
   await shot(page, "aniversariantes-do-mes");
+
+  // The Excel button downloads the list with the page's columns.
+  const [file] = await Promise.all([page.waitForEvent("download"), page.locator('[data-testid="export-xlsx"]').click()]);
+  expect(file.suggestedFilename()).toBe("Aniversariantes do mês.xlsx");
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(fs.readFileSync((await file.path())!) as unknown as ArrayBuffer);
+  const ws = wb.worksheets[0]!;
+  expect(ws.getRow(3).values).toEqual([undefined, "Nome", "Número", "Aniversário", "Faz (anos)", "Situação"]);
+  expect([4, 5].map((i) => ws.getRow(i).getCell(1).value).sort()).toEqual(["Ana Aniversariante", "Bruno Parabéns"]);
+  expect(ws.getRow(6).getCell(1).value).toBeNull();
+  // Printed, the page is the list: the controls, the message and the activity are left out.
+  await page.emulateMedia({ media: "print" });
+  expect(await page.locator('[data-testid="birthdays-message"]').isVisible()).toBe(false);
+  expect(await page.locator('[data-testid="export-xlsx"]').isVisible()).toBe(false);
+  expect(await table.isVisible()).toBe(true);
+  await shot(page, "aniversariantes-do-mes-impressao");
+  await page.emulateMedia({ media: "screen" });
 
   await page.getByText("Selecionar todos").click();
   await waitText(page.locator('[data-testid="birthdays-selected"]'), "2 selecionado(s) de 2");

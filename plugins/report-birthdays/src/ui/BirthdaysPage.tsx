@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { Button, Card, Checkbox, Input, InputNumber, Select, Space, Table, Tag, Typography } from "antd";
+import { downloadExport } from "@openatende/report-kit/src/ui/download";
 import { useRuntime } from "./runtime";
 import { defaultMessage } from "./texts";
 import { Activity } from "./Activity";
@@ -14,7 +15,8 @@ const dm = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}`;
  * week) and the month, the birthdays with the age they turn, select-all and per-row selection,
  * a message with the name and age placeholders sent now through a connection with a delay
  * between messages, or scheduled at 9:00 on each birthday not yet passed this year; below,
- * the sends' progress and the scheduled messages (cancellable).
+ * the sends' progress and the scheduled messages (cancellable). The list prints (the controls,
+ * the message and the activity hidden) and exports as Excel or PDF with the same columns.
  */
 export default function BirthdaysPage() {
   const runtime = useRuntime();
@@ -97,6 +99,9 @@ export default function BirthdaysPage() {
     }
   };
 
+  const exportAs = (format: "xlsx" | "pdf") =>
+    downloadExport(runtime, `${API}/export`, { period, month: period === "month" && month ? String(month) : undefined, format }, `${t("title")}.${format}`).catch((err) => runtime.notify.error(err));
+
   const months = useMemo(() => monthNames(runtime.locale), [runtime.locale]);
   const statusOf = (r: BirthdayRow) => {
     if (r.scheduledId) return <Tag color="purple">{t("scheduledTag")}</Tag>;
@@ -115,10 +120,24 @@ export default function BirthdaysPage() {
 
   return (
     <div style={{ padding: 24 }} data-testid="birthdays-report">
-      <Typography.Title level={3} style={{ marginTop: 0 }}>
-        {t("title")}
-      </Typography.Title>
-      <Space wrap style={{ display: "flex", marginBottom: 16 }}>
+      <style>{"@media print { .no-print { display: none !important; } }"}</style>
+      <Space style={{ width: "100%", justifyContent: "space-between", marginBottom: 12 }} wrap>
+        <Typography.Title level={3} style={{ margin: 0 }}>
+          {t("title")}
+        </Typography.Title>
+        <Space className="no-print">
+          <Button onClick={() => window.print()} disabled={!rows.length} data-testid="birthdays-print">
+            {t("print")}
+          </Button>
+          <Button onClick={() => void exportAs("xlsx")} data-testid="export-xlsx">
+            {t("excel")}
+          </Button>
+          <Button onClick={() => void exportAs("pdf")} data-testid="export-pdf">
+            {t("pdf")}
+          </Button>
+        </Space>
+      </Space>
+      <Space wrap style={{ display: "flex", marginBottom: 16 }} className="no-print">
         <span>{t("periodType")}</span>
         <Select<Period>
           value={period}
@@ -141,7 +160,7 @@ export default function BirthdaysPage() {
           {t("refresh")}
         </Button>
       </Space>
-      <Space style={{ display: "flex", marginBottom: 8 }}>
+      <Space style={{ display: "flex", marginBottom: 8 }} className="no-print">
         <Checkbox checked={allChecked} indeterminate={selected.length > 0 && !allChecked} disabled={!rows.length} onChange={(e) => setSelected(e.target.checked ? rows.map((r) => r.id) : [])} data-testid="birthdays-select-all">
           {t("selectAll")}
         </Checkbox>
@@ -160,7 +179,7 @@ export default function BirthdaysPage() {
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)), getCheckboxProps: (r: BirthdayRow) => ({ "data-testid": `birthday-row-${r.id}` }) as never }}
         scroll={{ x: true }}
       />
-      <Card style={{ marginTop: 16 }} title={t("message")}>
+      <Card style={{ marginTop: 16 }} title={t("message")} className="no-print">
         <Space direction="vertical" style={{ width: "100%" }}>
           <Input.TextArea rows={3} value={body} onChange={(e) => setBody(e.target.value)} maxLength={4000} data-testid="birthdays-message" />
           <Typography.Text type="secondary">
@@ -187,7 +206,9 @@ export default function BirthdaysPage() {
           <Typography.Text type="secondary">{t("scheduleHint")}</Typography.Text>
         </Space>
       </Card>
-      <Activity version={version} timeZone={listing?.timeZone ?? "America/Sao_Paulo"} onChange={() => setVersion((v) => v + 1)} />
+      <div className="no-print">
+        <Activity version={version} timeZone={listing?.timeZone ?? "America/Sao_Paulo"} onChange={() => setVersion((v) => v + 1)} />
+      </div>
     </div>
   );
 }
