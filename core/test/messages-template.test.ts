@@ -89,6 +89,35 @@ describe("template sends from the chat (MariaDB)", () => {
     expect(graph.sentTo(n.pnid, customer).filter((b) => b.type === "template")).toHaveLength(1);
   });
 
+  it("sends a template's button values — a URL's suffix, a copy code, a quick reply's payload — as the Cloud API's button components; a button out of range is a validation error", async () => {
+    const n = graph.addNumber();
+    fake.add(n.wabaId, {
+      name: "cupom_botoes",
+      components: [
+        { type: "BODY", text: "Olá {{1}}, seu cupom chegou.", example: { body_text: [["Ana"]] } },
+        { type: "BUTTONS", buttons: [{ type: "QUICK_REPLY", text: "Quero" }, { type: "URL", text: "Pedido", url: "https://loja.test/p/{{1}}", example: ["123"] }, { type: "COPY_CODE", example: "NATAL10" }] },
+      ],
+    });
+    const waba = await connection(f, "channel-waba", { phoneNumberId: n.pnid, accessToken: n.token, businessAccountId: n.wabaId, appId: "123456789012345", apiVersion: "v23.0", verifyToken: "verify-me-please-42", appSecret: "0123456789abcdef0123456789abcdef", graphUrl: graph.url });
+    const customer = `55117${String(Date.now()).slice(-8)}`;
+    const ticketId = await inbound(f, waba, customer);
+    expect((await t.api.put(`/tickets/${ticketId}`, { status: "open" }, f.admin)).status).toBe(200);
+    const coupon = { name: "cupom_botoes", language: "pt_BR", body: "Olá Ana, seu cupom chegou.", components: { body: ["Ana"], buttons: [{ index: 0, value: "quero-ana" }, { index: 1, value: "9876" }, { index: 2, value: "ANA10" }] } };
+    const r = await t.api.post(`/messages/${ticketId}/template`, coupon, f.admin);
+    expect(r.status).toBe(201);
+    const [sent] = graph.sentTo(n.pnid, customer).filter((b) => b.type === "template");
+    expect((sent!.template as { components: unknown[] }).components).toEqual([
+      { type: "body", parameters: [{ type: "text", text: "Ana" }] },
+      { type: "button", sub_type: "quick_reply", index: "0", parameters: [{ type: "payload", payload: "quero-ana" }] },
+      { type: "button", sub_type: "url", index: "1", parameters: [{ type: "text", text: "9876" }] },
+      { type: "button", sub_type: "copy_code", index: "2", parameters: [{ type: "coupon_code", coupon_code: "ANA10" }] },
+    ]);
+    for (const buttons of [[{ index: 12, value: "x" }], [{ index: 0, value: "" }], [{ index: 0 }]]) {
+      expectError(await t.api.post(`/messages/${ticketId}/template`, { ...coupon, components: { body: ["Ana"], buttons } }, f.admin), 400, "ERR_VALIDATION");
+    }
+    expect(graph.sentTo(n.pnid, customer).filter((b) => b.type === "template")).toHaveLength(1);
+  });
+
   it("is refused on a channel without templates, with nothing stored; bad names are validation errors; another tenant's ticket is not found", async () => {
     const site = await connection(f, "channel-webchat", { title: "Loja" });
     const ticketId = await inbound(f, site, `v-${uid()}`);
