@@ -15,9 +15,10 @@ export function QuestionChart({ runtime, q }: { runtime: ShellRuntime; q: Questi
   if (q.reportType === "pie" && q.counts) return <PieChart testId={testId} items={q.counts} />;
   if (q.reportType === "average") {
     if (!q.stats) return <span data-testid={testId}>—</span>;
-    const f = q.type === "currency" ? money : (s: string) => s;
+    // Labels above their figures: four side by side in half a row leave a figure no room on one line.
+    const f = (s: string) => <span style={{ whiteSpace: "nowrap" }}>{q.type === "currency" ? money(s) : s}</span>;
     return (
-      <Descriptions data-testid={testId} size="small" column={4} bordered>
+      <Descriptions data-testid={testId} size="small" column={4} layout="vertical" bordered>
         <Descriptions.Item label={t("report.average")}>{f(q.stats.text.average)}</Descriptions.Item>
         <Descriptions.Item label={t("report.min")}>{f(q.stats.text.min)}</Descriptions.Item>
         <Descriptions.Item label={t("report.max")}>{f(q.stats.text.max)}</Descriptions.Item>
