@@ -1,6 +1,6 @@
 /**
  * The core API a plugin of any kind calls (the `platform` service of the core), and the events
- * the core delivers to plugins. Every call names the tenant it acts for; the core refuses a
+ * the core delivers to plugins (events.ts). Every call names the tenant it acts for; the core refuses a
  * tenant for which the calling plugin is not available (not allowed, switched off, or below its
  * tier) and answers another tenant's ids with their not-found code, so a plugin acts only as
  * "its tenant's enabled plugin". The caller's plugin id is not a parameter: the core knows who
@@ -352,54 +352,4 @@ export interface PlatformActions {
   "platform.realtime.push": { params: T & { event: string; payload: unknown; to?: PushAudience }; result: { delivered: boolean } };
 }
 
-/** Events the core delivers to plugins, with their `data`. */
-export type PlatformClosedVia = "agent" | "mass" | "automatic" | "plugin";
-
-export interface PlatformEvents {
-  "ticket.created": { ticket: PlatformTicket };
-  "ticket.statusChanged": { ticket: PlatformTicket; from: PlatformTicketStatus };
-  "ticket.transferred": { ticket: PlatformTicket; from: { userId: number | null; queueId: number | null } };
-  /** `via`: who closed it — an agent (PUT /tickets/:id), an admin's mass resolve, the automation (inactivity, smart close, a removed connection), or a plugin. */
-  "ticket.closed": { ticket: PlatformTicket; via: PlatformClosedVia };
-  "ticket.deleted": { ticketId: number };
-  "message.received": { message: PlatformMessage };
-  "message.sent": { message: PlatformMessage };
-  "message.acked": { message: PlatformMessage };
-  "contact.changed": { contactId: number; change: "created" | "updated" | "deleted" | "merged"; removedIds?: number[] };
-  "tags.changed": { tagId: number };
-  "user.changed": { userId: number; change: "created" | "updated" | "deleted" };
-}
-
-export type PlatformEventName = keyof PlatformEvents;
-export const PLATFORM_EVENT_NAMES: PlatformEventName[] = [
-  "ticket.created",
-  "ticket.statusChanged",
-  "ticket.transferred",
-  "ticket.closed",
-  "ticket.deleted",
-  "message.received",
-  "message.sent",
-  "message.acked",
-  "contact.changed",
-  "tags.changed",
-  "user.changed",
-];
-
-/** What a plugin's `platformEvent` action receives: one event for one tenant. */
-export interface PlatformEventEnvelope<E extends PlatformEventName = PlatformEventName> {
-  /** Unique per event: a handler seeing it twice (a retried delivery) can skip it. */
-  id: string;
-  event: E;
-  tenantId: number;
-  /** Epoch ms when the core saw the change. */
-  at: number;
-  data: PlatformEvents[E];
-}
-
-/** The action of a plugin's service the core delivers events to (made by definePlugin from `platformEvents`). */
-export const PLATFORM_EVENT_ACTION = "platformEvent";
-
-/** A realtime event name a plugin pushes, as the shell's sockets hear it. */
-export function pluginRealtimeEvent(pluginId: string, event: string): string {
-  return `plugin:${pluginId}:${event}`;
-}
+export * from "./events";
