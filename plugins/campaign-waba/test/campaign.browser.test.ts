@@ -57,8 +57,8 @@ afterAll(async () => {
   await t?.stop();
 });
 
-// The last dropdown opened (one just closed may still be fading out).
-const option = (page: Page, text: string) => page.locator(".ant-select-dropdown:visible .ant-select-item-option").filter({ hasText: text }).last();
+// The open dropdown's option (one just closed may still be fading out: its motion class ends in "-leave").
+const option = (page: Page, text: string) => page.locator('.ant-select-dropdown:visible:not([class*="-leave"]) .ant-select-item-option').filter({ hasText: text });
 
 function thisMinute(): string {
   const d = new Date();
