@@ -6,7 +6,8 @@
  * figures over the whole list.
  */
 import * as path from "node:path";
-import { loadPluginMigrations, openPluginDataAt, runPluginMigrations, testPluginDatabase, type FindOptions, type PluginData, type TestPluginDatabase, type Where } from "@openatende/plugin-sdk";
+import { loadPluginMigrations, openPluginDataAt, runPluginMigrations, testPluginDatabase, type PluginData, type TestPluginDatabase } from "@openatende/plugin-sdk";
+import { countedTenant, type FindNote } from "@openatende/report-kit/src/counted-finds";
 import type { Question, Questionnaire } from "./questions";
 import { questionnaireReport, ReportBuilder } from "./report";
 import { QuestionnaireStore, type AnswerRow, type SkipRow } from "./store";
@@ -25,31 +26,11 @@ let store: QuestionnaireStore;
 const answers: AnswerRow[] = [];
 const skips: SkipRow[] = [];
 
-/** The store with each query of the two tables counted. */
-function counted(): { store: QuestionnaireStore; finds: Array<{ table: string; rows: number }> } {
-  const finds: Array<{ table: string; rows: number }> = [];
-  const spy = {
-    dialect: data.dialect,
-    close: () => data.close(),
-    forTenant(id: number) {
-      const real = data.forTenant(id);
-      return {
-        ...real,
-        tenantId: id,
-        transaction: real.transaction.bind(real),
-        table(name: string) {
-          const t = real.table(name);
-          return Object.assign(Object.create(t), {
-            find: async (w?: Where, o?: FindOptions) => {
-              const r = await t.find(w, o);
-              finds.push({ table: name, rows: r.length });
-              return r;
-            },
-          });
-        },
-      };
-    },
-  } as unknown as PluginData;
+/** The store with each query of its tables noted (report-kit's test helper). */
+function counted(): { store: QuestionnaireStore; finds: FindNote[] } {
+  const finds: FindNote[] = [];
+  const spy = Object.create(data) as PluginData;
+  spy.forTenant = (id: number) => countedTenant(data.forTenant(id), finds).tenant;
   return { store: new QuestionnaireStore(spy), finds };
 }
 
