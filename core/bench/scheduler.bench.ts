@@ -13,6 +13,9 @@
  * handed over within --grace-s after the last due time), and the plugin's own statuses. In the
  * restart run the lateness of the messages due while the core was down is given apart.
  *
+ * Load-independent figures beside the timings: the core process's CPU per fired message, and
+ * the SQL statements per fired message, the core's and the plugins' own databases apart.
+ *
  * The scheduler ticks every --tick-ms ms (1000, production's period). Other options:
  * --contacts 500 (the messages go round them), --create-concurrency 6.
  */
@@ -21,6 +24,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createConnection } from "mysql2/promise";
+import { Sequelize } from "sequelize";
 import { benchArg, cpuSampler, MYSQL, sleep, summarise } from "./common";
 import { benchConnection, benchContacts, handed, outboundTenant, pool, startOutboundCore, stopOutboundCore, waitFor, type Auth, type OutboundCore } from "./outbound-kit";
 
@@ -37,6 +41,27 @@ const GOAL = { p95LatenessMs: 1000, doubleFires: 0, missed: 0 };
 const PLUGIN = "module-scheduled-messages";
 
 const now = () => performance.timeOrigin + performance.now();
+
+/**
+ * SQL statements while `on`: the core's through its Sequelize's `logging` (which its hot-path
+ * statements go through too), the plugins' own databases through Sequelize's query (they share
+ * the process and the Sequelize module).
+ */
+const sql = { on: false, core: 0, plugins: 0 };
+const coreSequelizes = new WeakSet<object>();
+const plainQuery = Sequelize.prototype.query;
+(Sequelize.prototype as unknown as { query: unknown }).query = function (this: Sequelize, ...args: unknown[]) {
+  if (sql.on && !coreSequelizes.has(this)) sql.plugins++;
+  return (plainQuery as (...a: unknown[]) => unknown).apply(this, args);
+};
+function countCoreStatements(o: OutboundCore): void {
+  const seq = o.t.core.deps.sequelize;
+  coreSequelizes.add(seq);
+  const options = (seq as unknown as { options: { logging: unknown } }).options;
+  options.logging = () => {
+    if (sql.on) sql.core++;
+  };
+}
 
 interface Setup {
   tenantId: number;
@@ -138,6 +163,7 @@ async function run(box: { o: OutboundCore }, s: Setup, label: string, restart: b
   await sleep(Math.max(0, t0 - Date.now() - 1000));
   const cpuOf = cpuSampler()();
   const firstDueAt = now();
+  Object.assign(sql, { on: true, core: 0, plugins: 0 });
   let downtime: { stoppedAt: number; readyAt: number; stopMs: number; startMs: number } | null = null;
   if (restart) {
     await sleep(Math.max(0, t0 + (SPREAD_S * 1000) / 2 - Date.now()));
@@ -146,6 +172,7 @@ async function run(box: { o: OutboundCore }, s: Setup, label: string, restart: b
     await box.o.t.stop({ keep: true });
     const stopMs = now() - stoppedAt;
     box.o = await startOutboundCore([`v1.${PLUGIN}`], store, TICK_MS);
+    countCoreStatements(box.o);
     const readyAt = now();
     downtime = { stoppedAt, readyAt, stopMs: Math.round(stopMs), startMs: Math.round(readyAt - stoppedAt - stopMs) };
   }
@@ -155,6 +182,7 @@ async function run(box: { o: OutboundCore }, s: Setup, label: string, restart: b
   await waitFor("every message handed over", count, (n) => n >= expected || Date.now() > lastDue + GRACE_S * 1000, (lastDue - Date.now()) + GRACE_S * 1000 + 10_000, 250).catch(() => undefined);
   await sleep(2000); // a double fire arriving just after the last one
   const cpu = cpuOf();
+  sql.on = false;
   const fires = new Map<number, Fire>();
   let foreign = 0;
   const re = new RegExp(`^bench ${label} #(\\d+)$`);
@@ -205,6 +233,8 @@ async function run(box: { o: OutboundCore }, s: Setup, label: string, restart: b
     cpuPercentOfOneCore: cpu,
     // The core's own CPU per fired message (this process: core, plugin and bench together), less sensitive to a shared machine than the timings.
     cpuMsPerFire: fires.size ? Number(((cpu.serverProcess / 100) * ((now() - firstDueAt) / fires.size)).toFixed(2)) : null,
+    // What each fire costs the databases (the bench's own reads after the run are not counted).
+    sqlStatementsPerFire: fires.size ? { core: Number((sql.core / fires.size).toFixed(2)), plugins: Number((sql.plugins / fires.size).toFixed(2)) } : null,
   };
   if (downtime) {
     const down = [...fires.values()].filter((f) => f.due >= downtime!.stoppedAt && f.due <= downtime!.readyAt);
@@ -225,6 +255,7 @@ async function run(box: { o: OutboundCore }, s: Setup, label: string, restart: b
 async function main() {
   const loadAverageAtStart = Number(os.loadavg()[0].toFixed(2));
   const box = { o: await startOutboundCore([`v1.${PLUGIN}`], undefined, TICK_MS) };
+  countCoreStatements(box.o);
   try {
     const f = await outboundTenant(box.o.t, "PLUS", [PLUGIN]);
     const connectionId = await benchConnection(box.o.t, f.admin, "Bench");

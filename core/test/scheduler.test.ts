@@ -331,6 +331,35 @@ describe("scheduler", () => {
     expect(got["plugin-b"].map((j) => [j.owner, j.jobId, j.data.by])).toEqual([["plugin-b", b.jobId, "plugin-b"]]);
   });
 
+  it("a plugin's job that met a core service missing (still loading) is delivered again once it is up, in the same attempt", async () => {
+    const { prefix, clock } = installation();
+    const attempts: number[] = [];
+    const got: JobDelivery[] = [];
+    const plugin: ServiceSchema = {
+      name: "plugin-needy",
+      version: 1,
+      actions: {
+        ...jobActions({
+          async remind(ctx, job) {
+            attempts.push(job.attempt);
+            await ctx.call("late-core.check");
+            got.push(job);
+          },
+        }),
+      },
+    };
+    const { broker, scheduler } = await node(prefix, clock, { services: [plugin] });
+    const r = await call(broker, "scheduler.schedule", { owner: "plugin-needy", service: "v1.plugin-needy", name: "remind", key: "k", tenantId: 1, delayMs: MINUTE, attempts: 1 });
+    clock.advance(MINUTE);
+    expect((await scheduler.tick()).moved).toEqual([r.jobId]);
+    await waitFor("the first delivery", () => attempts.length === 1);
+    // One attempt only: without the wait, the job would fail here.
+    broker.createService({ name: "late-core", actions: { check: () => true } });
+    await waitFor("the delivery once the service is up", () => got.length === 1);
+    expect(attempts).toEqual([1, 1]);
+    await waitFor("the job to complete", async () => (await stateOf(broker, "plugin-needy", r.jobId)) === "completed");
+  });
+
   it("on a node of the plugin host, a plugin's due job waits for the host to be up (a restart with jobs already due)", async () => {
     const { prefix, clock } = installation();
     const got: JobDelivery[] = [];

@@ -29,6 +29,17 @@ const MOVE_CONCURRENCY = 16;
 const MAX_ROUNDS = 20;
 const DEFAULT_ATTEMPTS = 3;
 const DEFAULT_BACKOFF_MS = 5000;
+/** How long a plugin's job waits, within its attempt, for a core service it met missing. */
+const MISSING_SERVICE_WAIT_MS = 30_000;
+
+/** The service a "service not found" failure names (`plugins` of `plugins.availability`), else null. */
+export function missingServiceOf(err: unknown): string | null {
+  const e = err as { type?: string; data?: { action?: unknown } } | null;
+  if (e?.type !== "SERVICE_NOT_FOUND" && e?.type !== "SERVICE_NOT_AVAILABLE") return null;
+  const action = typeof e.data?.action === "string" ? e.data.action : "";
+  const dot = action.lastIndexOf(".");
+  return dot > 0 ? action.slice(0, dot) : null;
+}
 
 export interface SchedulerOptions {
   broker: ServiceBroker;
@@ -102,7 +113,24 @@ export class Scheduler {
     const delivery: JobDelivery = { jobId: spec.jobId, owner: spec.owner, name: spec.name, key: spec.key, tenantId: spec.tenantId, dueAt: spec.dueAt, data: spec.data, attempt, every: spec.every };
     if (spec.service) {
       await this.o.pluginsReady?.();
-      return this.o.broker.call(`${spec.service}.${PLUGIN_JOB_ACTION}`, delivery);
+      const deliver = () => this.o.broker.call(`${spec.service}.${PLUGIN_JOB_ACTION}`, delivery);
+      try {
+        return await deliver();
+      } catch (err) {
+        // A core service the plugin called is not on the bus yet (a restarted node whose plugin
+        // host is still loading): waited for a while and delivered again in this attempt, rather
+        // than after the attempt's backoff (the restart run of bench:scheduler: messages due
+        // while the core was down went out 5 s after it was back). The plugin's job is
+        // idempotent per occurrence, as every retry requires.
+        const missing = missingServiceOf(err);
+        if (!missing || missing === spec.service) throw err;
+        const back = await this.o.broker.waitForServices([missing], MISSING_SERVICE_WAIT_MS, 100).then(
+          () => true,
+          () => false,
+        );
+        if (!back) throw err;
+        return deliver();
+      }
     }
     const handler = this.o.handlers.get(spec.owner, spec.name);
     if (!handler) throw new Error(`no handler for the job ${spec.owner}.${spec.name} on this node`);
