@@ -118,6 +118,15 @@ describe("batchedRows", () => {
     expect(Math.max(...finds.map(hoursOf))).toBeLessThanOrEqual(MAX_BATCH_KEYS);
   });
 
+  it("adds `pad` to a read of one key value, and answers the same rows", async () => {
+    const keys = hours(0, 40);
+    const { table, finds } = counted(data.forTenant(TENANT).table<Row>("rows"));
+    expect(await ids(batchedRows(table, { ...newestFirst(keys), pad: -1 }, 100))).toEqual(expected(keys));
+    const one = finds.filter((f) => f.offset > 0);
+    expect(one.length).toBeGreaterThan(0);
+    expect(one.every((f) => (f.where.createdHour as number[]).length === 2 && (f.where.createdHour as number[])[1] === -1)).toBe(true);
+  });
+
   it("keeps to the where (queues) and to `keep`", async () => {
     const keys = hours(0, 40);
     const table = data.forTenant(TENANT).table<Row>("rows");

@@ -34,6 +34,13 @@ export interface BatchedSelection<Row> {
   keep?: (row: Row) => boolean;
   /** One batch over every key (a search naming at most a thousand rows). */
   oneBatch?: boolean;
+  /**
+   * A value no row's key has, added to a read of one key value. MariaDB, given `key = x` and an
+   * ORDER BY that another index starts with (contacts: `deleted, name`), walks that index from
+   * its start and filters, reading every row before x's; with `key IN (x, pad)` it keeps to the
+   * key's index (measured: 19,000 rows read for 1,500 on 20,000 contacts).
+   */
+  pad?: KeyValue;
 }
 
 export const FIRST_BATCH_KEYS = 6;
@@ -78,7 +85,8 @@ export class KeyBatches {
 function reader<Row extends Record<string, unknown>>(table: TenantTable<Row>, s: BatchedSelection<Row>) {
   const map = s.map ?? ((r: Row) => r);
   return async (keys: KeyValue[], limit: number, offset: number): Promise<Row[]> => {
-    const rows = await table.find({ ...s.where, [s.key]: keys }, { orderBy: s.orderBy, limit, ...(offset ? { offset } : {}) });
+    const values = keys.length === 1 && s.pad !== undefined ? [keys[0], s.pad] : keys;
+    const rows = await table.find({ ...s.where, [s.key]: values }, { orderBy: s.orderBy, limit, ...(offset ? { offset } : {}) });
     return rows.map(map);
   };
 }

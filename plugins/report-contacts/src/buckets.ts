@@ -26,3 +26,6 @@ export function nameBucket(name: string): number {
 
 /** Every bucket, in order: the keys of a read by name. */
 export const NAME_BUCKETS: readonly number[] = Array.from({ length: RANKS * RANKS }, (_, i) => i);
+
+/** A bucket no name has (report-kit's `pad`: keeps a read of one bucket on the bucket's index). */
+export const NO_BUCKET = -1;

@@ -11,7 +11,7 @@
  */
 import type { TenantData, Where } from "@openatende/plugin-sdk";
 import { batchedPage, batchedRows, type BatchedSelection } from "@openatende/report-kit";
-import { NAME_BUCKETS } from "./buckets";
+import { NAME_BUCKETS, NO_BUCKET } from "./buckets";
 import { contactsTable, fromDb, linksTable, type ContactRow, type LinkRow } from "./projection";
 
 export type Selection = { kind: "list" } | { kind: "tags"; tagIds: number[] } | { kind: "states"; states: string[] };
@@ -19,13 +19,13 @@ export type Selection = { kind: "list" } | { kind: "tags"; tagIds: number[] } | 
 /** The list and states pages' contacts, by name. */
 function contactSelection(s: Exclude<Selection, { kind: "tags" }>): BatchedSelection<ContactRow> {
   const where: Where = s.kind === "states" ? { deleted: false, state: s.states } : { deleted: false };
-  return { where, key: "bucket", keys: NAME_BUCKETS, orderBy: [["bucket", "asc"], ["name", "asc"], ["id", "asc"]], map: fromDb };
+  return { where, key: "bucket", keys: NAME_BUCKETS, orderBy: [["bucket", "asc"], ["name", "asc"], ["id", "asc"]], map: fromDb, pad: NO_BUCKET };
 }
 
 /** The links of the chosen tags, by the contact's name (a contact with two of them: adjacent). */
 function linkSelection(tagIds: number[]): BatchedSelection<LinkRow> {
   const map = (r: LinkRow): LinkRow => ({ ...r, contactId: Number(r.contactId), tagId: Number(r.tagId), bucket: Number(r.bucket) });
-  return { where: { tagId: tagIds }, key: "bucket", keys: NAME_BUCKETS, orderBy: [["bucket", "asc"], ["name", "asc"], ["contactId", "asc"]], map };
+  return { where: { tagId: tagIds }, key: "bucket", keys: NAME_BUCKETS, orderBy: [["bucket", "asc"], ["name", "asc"], ["contactId", "asc"]], map, pad: NO_BUCKET };
 }
 
 /** The ids of the contacts carrying any of the tags, by name, each once. */
