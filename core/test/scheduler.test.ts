@@ -358,6 +358,15 @@ describe("scheduler", () => {
     await waitFor("the delivery once the service is up", () => got.length === 1);
     expect(attempts).toEqual([1, 1]);
     await waitFor("the job to complete", async () => (await stateOf(broker, "plugin-needy", r.jobId)) === "completed");
+
+    // The plugin itself not on the bus yet: its job waits for it, within the attempt.
+    const later = await call(broker, "scheduler.schedule", { owner: "plugin-later", service: "v1.plugin-later", name: "remind", key: "k", tenantId: 1, delayMs: MINUTE, attempts: 1 });
+    clock.advance(MINUTE);
+    expect((await scheduler.tick()).moved).toEqual([later.jobId]);
+    await waitFor("the job to wait for its plugin", async () => (await stateOf(broker, "plugin-later", later.jobId)) === "active");
+    broker.createService({ ...plugin, name: "plugin-later" });
+    await waitFor("the job to complete", async () => (await stateOf(broker, "plugin-later", later.jobId)) === "completed");
+    expect(got.map((j) => j.owner)).toEqual(["plugin-needy", "plugin-later"]);
   });
 
   it("on a node of the plugin host, a plugin's due job waits for the host to be up (a restart with jobs already due)", async () => {

@@ -117,13 +117,13 @@ export class Scheduler {
       try {
         return await deliver();
       } catch (err) {
-        // A core service the plugin called is not on the bus yet (a restarted node whose plugin
-        // host is still loading): waited for a while and delivered again in this attempt, rather
-        // than after the attempt's backoff (the restart run of bench:scheduler: messages due
-        // while the core was down went out 5 s after it was back). The plugin's job is
-        // idempotent per occurrence, as every retry requires.
+        // The plugin, or a core service it called, is not on the bus yet (a restarted node whose
+        // plugin host is still loading): waited for a while and delivered again in this attempt,
+        // rather than after the attempt's backoff (the restart run of bench:scheduler: messages
+        // due while the core was down went out 5 s and more after it was back). The plugin's job
+        // is idempotent per occurrence, as every retry requires.
         const missing = missingServiceOf(err);
-        if (!missing || missing === spec.service) throw err;
+        if (!missing) throw err;
         const back = await this.o.broker.waitForServices([missing], MISSING_SERVICE_WAIT_MS, 100).then(
           () => true,
           () => false,
