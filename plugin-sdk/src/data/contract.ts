@@ -69,9 +69,53 @@ export interface PluginMigration {
   up(schema: SchemaBuilder): Promise<void>;
 }
 
-export type WhereValue = string | number | boolean | null | ReadonlyArray<string | number>;
-/** Equality on each column (an array means IN); tenantId is never given, it is always the scope's. */
+/** A bound of a range: a value of the column's type (a Date, ISO text or epoch ms for a datetime). */
+export type RangeBound = string | number | Date;
+/** A range on one column: every bound given must hold (`{ gte: from, lt: to }`); null never falls in one. */
+export interface WhereRange {
+  gt?: RangeBound;
+  gte?: RangeBound;
+  lt?: RangeBound;
+  lte?: RangeBound;
+}
+export type WhereValue = string | number | boolean | null | ReadonlyArray<string | number> | WhereRange;
+/**
+ * On each column: equality (null: IS NULL), an array (IN), or a range object; all of them
+ * ANDed. tenantId is never given, it is always the scope's.
+ */
 export type Where = Record<string, WhereValue>;
+
+/** What a measure reads of a row: an integer/bigint column, or the difference of two (`a - b`; null if either is). */
+export type Operand = string | { diff: [string, string] };
+
+/**
+ * One figure of a group, exactly one of count, sum, min, max. `where` and `range` narrow the
+ * rows the measure takes (the others of the group still count for the other measures):
+ * `{ count: true, where: { status: "closed" } }`, or the closed tickets over an hour:
+ * `{ count: { diff: ["closedAt", "createdAt"] }, range: { gte: 3_600_000 } }`.
+ */
+export interface Measure {
+  /** true: rows; an operand: rows where it is not null. */
+  count?: true | Operand;
+  sum?: Operand;
+  min?: Operand;
+  max?: Operand;
+  /** Only rows that match this (as a Where). */
+  where?: Where;
+  /** Only rows whose operand falls in this range (numbers; a null operand never does). */
+  range?: { gt?: number; gte?: number; lt?: number; lte?: number };
+}
+
+export interface AggregateQuery {
+  where?: Where;
+  /** Columns to group by (none: one row over every match, also when nothing matches). */
+  groupBy?: string[];
+  /** Figure name → measure; the names are keys of the answer only, they never reach SQL. */
+  measures: Record<string, Measure>;
+}
+
+/** One group: its groupBy columns as stored, then each measure as a number (null: no row to take; sums, mins and maxes of no row). */
+export type AggregateRow = Record<string, unknown>;
 
 export interface FindOptions {
   orderBy?: Array<[column: string, direction: "asc" | "desc"]>;
@@ -84,6 +128,12 @@ export interface TenantTable<Row extends Record<string, unknown>> {
   get(where: Where): Promise<Row | null>;
   find(where?: Where, opts?: FindOptions): Promise<Row[]>;
   count(where?: Where): Promise<number>;
+  /**
+   * Grouped figures in one statement (GROUP BY in the database), groups in ascending order of
+   * their columns: `aggregate({ where, groupBy: ["status"], measures: { n: { count: true } } })`.
+   * Sums come back as JS numbers: exact up to 2^53.
+   */
+  aggregate(query: AggregateQuery): Promise<AggregateRow[]>;
   /** Throws DuplicateRowError on a primary/unique key clash. */
   insert(row: Row): Promise<void>;
   /** Insert, or replace the non-key columns of the row with the same primary key. Durable when it returns. */

@@ -6,25 +6,14 @@
  * values are always bound parameters.
  */
 import type { Transaction } from "sequelize";
-import { ColumnDef, DuplicateRowError, FindOptions, TenantData, TenantTable, Where } from "./contract";
+import { AggregateQuery, AggregateRow, ColumnDef, DuplicateRowError, FindOptions, TenantData, TenantTable, Where } from "./contract";
 import type { SqlPluginData, TableInfo } from "./database";
+import { aggregateSql } from "./aggregate";
+import { conditionParts, MAX_PARAMS, Params, type Value } from "./conditions";
 import { PluginDataError } from "./errors";
 import { checkIdentifier, checkTableName, decodeValue, encodeValue, q, TENANT_COLUMN } from "./sql";
 
-type Value = string | number | Buffer | null;
-
-/** Below SQLite's 32766 and MySQL's 65535 bound parameters per statement. */
-const MAX_PARAMS = 30_000;
 const MAX_ROWS_PER_STATEMENT = 1000;
-
-class Params {
-  readonly values: Value[] = [];
-  add(v: Value): string {
-    this.values.push(v);
-    if (this.values.length > MAX_PARAMS) throw new PluginDataError("ERR_PLUGIN_DATA_VALUE", `a statement may hold at most ${MAX_PARAMS} values: split the where`);
-    return `$${this.values.length}`;
-  }
-}
 
 const isUniqueClash = (err: unknown) => (err as { name?: string })?.name === "SequelizeUniqueConstraintError";
 /** MySQL's "column cannot be null" (1048) on tenantId: only the upsert guard writes NULL there. */
@@ -79,23 +68,13 @@ class ScopedTable<Row extends Record<string, unknown>> implements TenantTable<Ro
 
   private whereSql(info: TableInfo, where: Where | undefined, p: Params): string {
     const parts = [`${this.q(TENANT_COLUMN)} = ${p.add(this.tenantId)}`];
-    if (where === undefined) return ` WHERE ${parts[0]}`;
-    if (where === null || typeof where !== "object" || Array.isArray(where)) throw new PluginDataError("ERR_PLUGIN_DATA_VALUE", `where must be an object of column → value`, { table: this.name });
-    for (const [col, value] of Object.entries(where)) {
-      const def = this.column(info, col);
-      if (value === undefined) {
-        // Dropping it would widen the match (a delete of one row becoming all of them).
-        throw new PluginDataError("ERR_PLUGIN_DATA_VALUE", `where.${col} is undefined: leave the column out to match any value`, { table: this.name, column: col });
-      }
-      if (def.type === "json") throw new PluginDataError("ERR_PLUGIN_DATA_VALUE", `${this.name}.${col} is json: it cannot be compared in a where`, { table: this.name, column: col });
-      const strict = { ...def, nullable: false };
-      if (value === null) parts.push(`${this.q(col)} IS NULL`);
-      else if (Array.isArray(value)) {
-        if (!value.length) parts.push("1 = 0");
-        else parts.push(`${this.q(col)} IN (${value.map((v) => p.add(encodeValue(this.name, col, strict, v, this.data.dialect))).join(", ")})`);
-      } else parts.push(`${this.q(col)} = ${p.add(encodeValue(this.name, col, strict, value, this.data.dialect))}`);
-    }
+    if (where !== undefined) parts.push(...conditionParts(this.checked(info), where, p));
     return ` WHERE ${parts.join(" AND ")}`;
+  }
+
+  /** The table as conditions and measures check their columns against it. */
+  private checked(info: TableInfo) {
+    return { name: this.name, dialect: this.data.dialect, column: (col: string) => this.column(info, col) };
   }
 
   /** The row's columns (undefined ones left out) as bound values, checked against the table. */
@@ -164,6 +143,14 @@ class ScopedTable<Row extends Record<string, unknown>> implements TenantTable<Ro
     const p = new Params();
     const rows = await this.data.select<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${this.q(this.name)}${this.whereSql(info, where, p)}`, p.values, this.tx);
     return Number(rows[0]?.n ?? 0);
+  }
+
+  async aggregate(query: AggregateQuery): Promise<AggregateRow[]> {
+    const info = await this.info();
+    const p = new Params();
+    const a = aggregateSql(this.checked(info), query, (params) => this.whereSql(info, query?.where, params), p);
+    const rows = await this.data.select<Record<string, unknown>>(a.sql, p.values, this.tx);
+    return rows.map((r) => a.decode(r));
   }
 
   async insert(row: Row): Promise<void> {
