@@ -12,7 +12,8 @@
  */
 import type { Context } from "moleculer";
 import { coreApi, definePlugin, openPluginData, reportMetadata, type CoreApi, type PlatformEventEnvelope, type PlatformTicket, type TenantData } from "@openatende/plugin-sdk";
-import { allRows, pageOf, SummaryBuilder, type TicketFilters } from "./query";
+import { allRows, pageOf, type TicketFilters } from "./query";
+import { summaryInSql } from "./summary-sql";
 import { answerDownload, Projection, readSla, reportPeriod, streamPdf, streamXlsx } from "@openatende/report-kit";
 import { contactChanged, eventRow, tombstone, TICKET_STATUSES, ticketsSource, ticketsTable, writeRows, type TicketStatus } from "./projection";
 import { EXPORT_TEXTS, exportTexts } from "./texts";
@@ -148,9 +149,7 @@ export const reportTicketsPlugin = definePlugin({
         params: FILTER_PARAMS,
         async handler(ctx: Ctx<FilterParams>) {
           const q = await prepare(ctx);
-          const b = new SummaryBuilder(q.sla, q.now);
-          for await (const r of allRows(q.table, q.filters)) b.add(r);
-          return { period: q.filters.period, ...b.result() };
+          return { period: q.filters.period, ...(await summaryInSql(q.table, q.filters, q.sla, q.now)) };
         },
       },
       /** The whole selection as Excel or PDF, streamed. */
