@@ -13,7 +13,8 @@ import type { Context } from "moleculer";
 import { coreApi, definePlugin, openPluginData, reportMetadata, type PlatformEventEnvelope, type TenantData } from "@openatende/plugin-sdk";
 import { answerDownload, Projection, reportPeriod, streamPdf, streamXlsx, type ExportCell } from "@openatende/report-kit";
 import { markDeleted, refreshTicket, ticketRows, userTicketsSource } from "./projection";
-import { periodRows, StatsBuilder, type StatsFilters, type UserStats } from "./stats";
+import { type StatsFilters, type UserStats } from "./stats";
+import { statsInSql } from "./stats-sql";
 import { EXPORT_TEXTS, exportTexts, type ExportTexts } from "./texts";
 
 export const CODE_PREFIX = "ERR_REPORT_USERS";
@@ -56,8 +57,7 @@ async function statsOf(ctx: Ctx<FilterParams>, t: ExportTexts) {
   const p = ctx.params;
   const filters: StatsFilters = { period: reportPeriod({ from: p.from, to: p.to, tz: p.tz }, svc.clock.now(), CODE_PREFIX), queueIds: p.queueIds ? p.queueIds.split(",").map(Number) : undefined };
   const [users] = await Promise.all([coreApi(ctx).users.list({ tenantId }), svc.projection.ready(tenantId)]);
-  const b = new StatsBuilder();
-  for await (const r of periodRows(ticketRows(svc.projection.tenant(tenantId)), filters)) b.add(r);
+  const b = await statsInSql(ticketRows(svc.projection.tenant(tenantId)), filters);
   return { period: filters.period, rows: b.rows(users, t.unassigned), totals: b.totals() };
 }
 

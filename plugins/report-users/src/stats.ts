@@ -53,6 +53,20 @@ class Tally {
     }
   }
 
+  /** `n` tickets of one status at once; closed ones with their shortest, longest and summed times (ms, each ≥ 0). */
+  addGroup(status: string, n: number, closed: { min: number; max: number; sum: number } | null): void {
+    this.total += n;
+    if (status === "pending") this.pending += n;
+    else if (status === "open") this.open += n;
+    else if (status === "closed" && n > 0) {
+      this.closed += n;
+      if (!closed) throw new Error("a group of resolved tickets comes with its times");
+      this.min = Math.min(this.min, closed.min);
+      this.max = Math.max(this.max, closed.max);
+      this.sum += closed.sum;
+    }
+  }
+
   times(): Times {
     const has = this.closed > 0;
     const t = { shortestMs: has ? this.min : null, longestMs: has ? this.max : null, averageMs: has ? Math.round(this.sum / this.closed) : null };
@@ -69,6 +83,14 @@ export class StatsBuilder {
     if (!t) this.byUser.set(r.userId, (t = new Tally()));
     t.add(r);
     this.all.add(r);
+  }
+
+  /** A group the database counted (stats-sql.ts): what adding its `n` rows one by one gives. */
+  addGroup(userId: number | null, status: string, n: number, closed: { min: number; max: number; sum: number } | null): void {
+    let t = this.byUser.get(userId);
+    if (!t) this.byUser.set(userId, (t = new Tally()));
+    t.addGroup(status, n, closed);
+    this.all.addGroup(status, n, closed);
   }
 
   /**
