@@ -29,6 +29,7 @@ import { broadcast, call } from "../bus/call";
 import { leaderLease } from "../platform/leader";
 import { messageOf, ticketOf } from "../platform/views";
 import { deliveryId, type ChatbotDelivery } from "./contract";
+import { closeQueue } from "../lib/bull-close";
 
 export const CONCURRENCY = 16;
 export const INLINE_TRIES = 5;
@@ -129,7 +130,7 @@ export function createDelivery(deps: CoreDeps) {
   async function closeAll(queues: Map<string, Bull.Queue<Job>>): Promise<void> {
     const all = [...queues.values()];
     queues.clear();
-    await Promise.all(all.map((q) => q.close(true).catch(() => undefined)));
+    await Promise.all(all.map((q) => closeQueue(q, true).catch(() => undefined)));
   }
 
   async function learn(): Promise<void> {

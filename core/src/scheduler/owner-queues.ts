@@ -18,6 +18,7 @@ import Bull from "bull";
 import type Redis from "ioredis";
 import type { Clock } from "../lib/clock";
 import type { JobSpec } from "./store";
+import { closeQueue } from "../lib/bull-close";
 
 /** Active for longer than this = stuck (spec §9). */
 export const STUCK_AFTER_MS = 5 * 60_000;
@@ -162,7 +163,7 @@ export class OwnerQueues {
     await Promise.all(
       qs.map(async (q) => {
         await opened(q);
-        await q.close().catch(() => undefined);
+        await closeQueue(q).catch(() => undefined);
       }),
     );
   }
