@@ -17,11 +17,15 @@
  *    core's process, which is this one: its peak RSS (VmHWM, reset through /proc/self/clear_refs
  *    just before; and process.memoryUsage().rss sampled every 25 ms) with the RSS before.
  *
- * Flags: --sequential 100 --warmup 10 --max-seconds 60 (per case) --keep-db.
+ * Flags: --sequential 100 --warmup 10 --max-seconds 60 (per case) --keep-db --log 1 (the
+ * core's warnings on stderr), --help. A run seeds a fresh database (~35 s) and backfills both
+ * projections (~5 min on a loaded 2-core machine): there is no reuse of an earlier run's.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as v8 from "node:v8";
+import * as vm from "node:vm";
 import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import ExcelJS from "exceljs";
@@ -49,10 +53,27 @@ async function must(r: Promise<{ status: number; body: any }>, what: string, sta
   return x.body;
 }
 
+/** A full collection, so that an RSS read after it is what is live (the flag is set at run time: tsx starts node). */
+const collectGarbage: () => void = (() => {
+  try {
+    v8.setFlagsFromString("--expose-gc");
+    return vm.runInNewContext("gc") as () => void;
+  } catch {
+    return () => undefined;
+  }
+})();
+
+/** What the RSS was made of when it peaked (MB): V8's heap (live data and garbage not yet collected) and buffers outside it. */
+type MemoryAtPeak = { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
+
 /** RSS of this process (the core's, with the plugins in it) sampled while `run` runs. */
-async function rssDuring<T>(run: () => Promise<T>): Promise<{ result: T; peakRssMb: number; vmHwmMb: number | null }> {
+async function rssDuring<T>(run: () => Promise<T>): Promise<{ result: T; peakRssMb: number; vmHwmMb: number | null; atPeakMb: MemoryAtPeak }> {
   let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
+  let atPeak = process.memoryUsage();
+  const timer = setInterval(() => {
+    const m = process.memoryUsage();
+    if (m.rss > peak) [peak, atPeak] = [m.rss, m];
+  }, 25);
   let hwm: number | null = null;
   try {
     fs.writeFileSync("/proc/self/clear_refs", "5"); // resets VmHWM to the current RSS
@@ -63,7 +84,8 @@ async function rssDuring<T>(run: () => Promise<T>): Promise<{ result: T; peakRss
   try {
     const result = await run();
     if (hwm !== null) hwm = Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1] ?? NaN) * 1024;
-    return { result, peakRssMb: round(Math.max(peak, process.memoryUsage().rss) / MB), vmHwmMb: hwm === null ? null : round(hwm / MB) };
+    const atPeakMb = Object.fromEntries(Object.entries(atPeak).map(([k, v]) => [k, round(v / MB)])) as MemoryAtPeak;
+    return { result, peakRssMb: round(Math.max(peak, process.memoryUsage().rss) / MB), vmHwmMb: hwm === null ? null : round(hwm / MB), atPeakMb };
   } finally {
     clearInterval(timer);
   }
@@ -142,7 +164,11 @@ async function excelExport(b: BenchCore, admin: Auth) {
   const expected = (await must(api(b.url, "GET", `/relatorios/tickets/summary?${q}`, undefined, admin), "summary")).total as number;
   const file = path.join(os.tmpdir(), `oa-bench-reports-${tag()}.xlsx`);
   try {
-    const rssBeforeMb = round(process.memoryUsage().rss / MB);
+    // The export's own memory is what the process grows by from a settled heap (the core's own
+    // ~250-600 MB depends on what ran before: the backfills' garbage).
+    collectGarbage();
+    const before = process.memoryUsage();
+    const rssBeforeMb = round(before.rss / MB);
     const cpu = cpuSampler()();
     const t0 = performance.now();
     const m = await rssDuring(() => downloadInChild(`${b.url}/api/relatorios/tickets/export?format=xlsx&${q}`, admin, file));
@@ -161,6 +187,12 @@ async function excelExport(b: BenchCore, admin: Auth) {
       peakRssMb: m.peakRssMb,
       vmHwmMb: m.vmHwmMb,
       peakOverBeforeMb: round(Math.max(m.peakRssMb, m.vmHwmMb ?? 0) - rssBeforeMb),
+      heapUsedBeforeMb: round(before.heapUsed / MB),
+      atPeakMb: m.atPeakMb,
+      liveAfterMb: (() => {
+        collectGarbage();
+        return round(process.memoryUsage().rss / MB);
+      })(),
       measuredIn: "the core's process (the plugin runs in it; it is this benchmark's process)",
       cpuPercentOfOneCore: cpuPct,
     };
@@ -169,7 +201,19 @@ async function excelExport(b: BenchCore, admin: Auth) {
   }
 }
 
+const HELP = `npm run bench:reports -- [flags]   prints JSON on stdout, progress on stderr
+  --sequential N   requests per page case after the warm-up (default 100)
+  --warmup N       warm-up requests per case (default 10)
+  --max-seconds N  time limit of a case's requests (default 60)
+  --keep-db 1      keep the seeded databases (the core's and the plugins' own, <name>__<plugin>)
+  --log 1          the core's warnings and errors on stderr
+Seeds a fresh 100k-ticket tenant each run (seed-tickets.ts, ~35 s), then the reports' backfill (minutes).`;
+
 async function main() {
+  if (process.argv.includes("--help")) {
+    console.log(HELP);
+    process.exit(0);
+  }
   const loadAverageAtStart = os.loadavg().map((x) => round(x, 2));
   // Tokens outlive the run (the backfill alone takes longer than the default 15 minutes).
   const b = await startBenchCore({ ACCESS_TOKEN_TTL: "86400" });
