@@ -344,6 +344,43 @@ describe("messages (MariaDB)", () => {
       expect((await ack(a.tenantId, conn.id, "unknown-id", "read")).applied).toBe(false);
     });
 
+    it("an applied ack tells listeners the message as stored, the row read once; a status already reached writes nothing", async () => {
+      const heard: Array<{ action: string; message: MessageView & { updatedAt?: unknown } }> = [];
+      const listener = t.core.broker.createService({ name: `ack-listener-${uid()}`, events: { "messages.changed": (ctx: { params: { action: string; message: MessageView } }) => void heard.push(ctx.params) } });
+      const seq = t.core.sequelize as unknown as { options: { logging: unknown } };
+      const sql: string[] = [];
+      try {
+        const { ticketId } = await openTicket(t, a, conn.id, a.agent);
+        const m = (await t.api.post(`/messages/${ticketId}`, { body: "contado" }, a.agent)).body as MessageView;
+        heard.length = 0;
+        seq.options.logging = (q: string) => void sql.push(q);
+        expect((await ack(a.tenantId, conn.id, m.providerId!, "delivered")).applied).toBe(true);
+        seq.options.logging = false;
+        // The message read, its status written, the ticket read for who hears it: not the message again.
+        expect(sql.filter((q) => /FROM `messages`/.test(q))).toHaveLength(1);
+        expect(sql.filter((q) => /^Executing \([^)]*\): UPDATE `messages`/.test(q))).toHaveLength(1);
+        for (let i = 0; i < 50 && !heard.some((h) => h.action === "update"); i++) await new Promise((r) => setTimeout(r, 20));
+        const told = heard.find((h) => h.action === "update")!.message;
+        const stored = (await t.core.broker.call("messages.one", { tenantId: a.tenantId, id: m.id })) as MessageView;
+        expect(told).toEqual(stored);
+        expect(told).toMatchObject({ status: "delivered", failReason: null });
+
+        // Delivered again, or sent after delivered: read, not written, nobody told.
+        sql.length = 0;
+        heard.length = 0;
+        seq.options.logging = (q: string) => void sql.push(q);
+        expect((await ack(a.tenantId, conn.id, m.providerId!, "delivered")).applied).toBe(true);
+        expect((await ack(a.tenantId, conn.id, m.providerId!, "sent")).applied).toBe(true);
+        seq.options.logging = false;
+        expect(sql.filter((q) => /UPDATE/.test(q))).toEqual([]);
+        expect(await statusOf(ticketId, m.id)).toBe("delivered");
+        expect(heard.filter((h) => h.action === "update")).toEqual([]);
+      } finally {
+        seq.options.logging = false;
+        await t.core.broker.destroyService(listener);
+      }
+    });
+
     it("an ack naming another tenant is refused and changes nothing", async () => {
       const { ticketId } = await openTicket(t, a, conn.id, a.agent);
       const m = (await t.api.post(`/messages/${ticketId}`, { body: "isolado" }, a.agent)).body as MessageView;

@@ -154,13 +154,18 @@ export function channelMessageActions(deps: CoreDeps, model: typeof Message) {
         if (!m || !m.get("fromMe")) return null;
         const next = ctx.params.status;
         const from = next === "failed" ? [...FAILABLE] : [...Object.keys(STATUS_RANK).filter((s) => STATUS_RANK[s] < STATUS_RANK[next]), "failed"];
+        // A status the message is already at or past (a replayed or late report) changes nothing: not written.
+        if (!from.includes(m.get("status") as string)) return view(m);
         const patch: Partial<MessageRow> = { status: next, failReason: next === "failed" ? (ctx.params.reason ?? "failed").slice(0, 255) : null };
-        const [n] = await model.update(patch, { where: { id: m.get("id") as number, tenantId: ctx.params.tenantId, status: { [Op.in]: from } } });
+        // Whole seconds: what a DATETIME column keeps, so the answer below is what a read would give.
+        const updatedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+        const [n] = await model.update({ ...patch, updatedAt }, { where: { id: m.get("id") as number, tenantId: ctx.params.tenantId, status: { [Op.in]: from } }, silent: true });
         if (!n) return view(m);
-        await m.reload();
+        // The row as the update left it: only these columns changed (the status guard held), so it is not read again.
+        const after = view({ ...(m.get({ plain: true }) as MessageRow), ...patch, updatedAt });
         const ticket = await ticketOf(ctx, m);
-        if (ticket) await emitMessage(ctx, ticket, "update", view(m));
-        return view(m);
+        if (ticket) await emitMessage(ctx, ticket, "update", after);
+        return after;
       },
     },
 
