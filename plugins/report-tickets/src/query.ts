@@ -3,7 +3,8 @@
  * `createdHour IN (…)` plus equality filters, then the exact period), a page of them newest
  * first, all of them one batch of hours at a time (report-kit's batched read: exports and cards
  * never hold every row, and no query sorts or skips the whole period's rows), and the summary
- * cards of spec §2 computed over them (pure: `summarize`).
+ * cards of spec §2 computed over them (pure: `summarize`, the reference of the count the service
+ * asks of the database, summary-sql.ts).
  */
 import type { TenantTable, Where } from "@openatende/plugin-sdk";
 import { batchedPage, batchedRows, emptySlaCounts, hoursOf, inPeriod, nextSlaChange, ratio, ticketSla, type BatchedSelection, type ReportPeriod, type SlaClass, type SlaThresholds } from "@openatende/report-kit";

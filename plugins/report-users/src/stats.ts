@@ -3,7 +3,8 @@
  * tickets opened in the period: pending, in service (open), resolved (closed), total, and the
  * shortest, longest and average service time of the resolved ones (opening to closing, in
  * minutes). Tickets nobody took count under `userId: null`. Pure (StatsBuilder) so the figures
- * are tested by hand; `periodRows` reads the projection a batch of hours at a time.
+ * are tested by hand and are the reference of the database's count (stats-sql.ts, which the
+ * service uses); `periodRows` reads the projection a batch of hours at a time.
  */
 import type { TenantTable, Where } from "@openatende/plugin-sdk";
 import { batchedRows, formatMinutes, hoursOf, inPeriod, type ReportPeriod } from "@openatende/report-kit";
