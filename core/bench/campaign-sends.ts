@@ -28,6 +28,6 @@ export function rateIn(times: number[], from: number, to: number) {
     n++;
     buckets[Math.floor((t - from) / 1000)]++;
   }
-  return { sends: n, perSecond: Number((n / Math.max(1, secs)).toFixed(2)), bucketMin: Math.min(...buckets), bucketMax: Math.max(...buckets) };
+  return { sends: n, perSecond: Number((n / Math.max(1, secs)).toFixed(2)), bucketMin: Math.min(...buckets), bucketMax: Math.max(...buckets), buckets };
 }
 

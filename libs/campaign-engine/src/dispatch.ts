@@ -66,6 +66,14 @@ interface Claimed {
 
 type Claim = { items: Claimed[]; wakeAt: number; content: unknown; lanes: LaneState | null } | { finished: true } | { stopped: true };
 
+const RANK: Record<string, number> = { sent: 1, delivered: 2, read: 3, played: 4 };
+
+/** The core refused the call itself (a catalogue code: the contact, connection or message is gone), as opposed to the broker's own 4xx while a core stops or starts. */
+function isRefusal(err: unknown): boolean {
+  const e = err as { type?: string; code?: number };
+  return typeof e.code === "number" && e.code >= 400 && e.code < 500 && e.code !== 429 && typeof e.type === "string" && (e.type.startsWith("ERR_") || e.type === "VALIDATION_ERROR");
+}
+
 /** Business time changes only at whole minutes (schedules are "HH:MM", holidays whole days). */
 const MINUTE = 60_000;
 
@@ -180,23 +188,31 @@ export class CampaignDispatcher {
     });
   }
 
-  /** Sends a batch, at most `inFlight` at once; a send that throws stops new ones and is thrown once the others are settled. */
+  /**
+   * Sends a batch: each connection's contacts one after the other (as a channel sends), the
+   * connections side by side, at most `inFlight` at once. A send that throws stops new ones and
+   * is thrown once the others are settled (fewer claims in the air when a worker stops).
+   */
   private async sendAll(tenantId: number, campaignId: number, claim: { items: Claimed[]; content: unknown; lanes: LaneState | null }): Promise<number> {
-    let next = 0;
+    const byLane = new Map<number, Claimed[]>();
+    for (const item of claim.items) byLane.set(item.contact.connectionId!, [...(byLane.get(item.contact.connectionId!) ?? []), item]);
+    const queues = [...byLane.values()];
     let done = 0;
     let failure: { err: unknown } | null = null;
     const worker = async () => {
-      while (!failure && next < claim.items.length) {
-        const item = claim.items[next++];
-        try {
-          await this.sendClaimed(tenantId, campaignId, claim, item.contact, item.laneIndex);
-          done++;
-        } catch (err) {
-          failure ??= { err };
+      for (let queue = queues.shift(); queue && !failure; queue = queues.shift()) {
+        for (const item of queue) {
+          if (failure) return;
+          try {
+            await this.sendClaimed(tenantId, campaignId, claim, item.contact, item.laneIndex);
+            done++;
+          } catch (err) {
+            failure ??= { err };
+          }
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.options.inFlight, claim.items.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(this.options.inFlight, queues.length) }, worker));
     if (failure) throw (failure as { err: unknown }).err;
     return done;
   }
@@ -210,10 +226,8 @@ export class CampaignDispatcher {
     } catch (err) {
       // The core refused the send itself (the contact or connection is gone: a catalogue code): that contact fails. Anything
       // else is retried, the broker's own 4xx too (SERVICE_NOT_FOUND while a core stops or starts is no answer about the contact).
-      const e = err as { type?: string; code?: number };
-      const refused = typeof e.code === "number" && e.code >= 400 && e.code < 500 && e.code !== 429 && typeof e.type === "string" && (e.type.startsWith("ERR_") || e.type === "VALIDATION_ERROR");
-      if (!refused) throw err;
-      message = { id: 0, status: "failed", failReason: e.type };
+      if (!isRefusal(err)) throw err;
+      message = { id: 0, status: "failed", failReason: (err as { type: string }).type };
     }
     const now = this.ports.now();
     const table = this.store.scope(tenantId).table<ContactRow>(CAMPAIGN_CONTACTS);
@@ -238,11 +252,24 @@ export class CampaignDispatcher {
     // A message sent before (the same key after a restart) may have had its acks already: its status says how far it got.
     const reached = (["delivered", "read", "played"] as const).find((x) => x === message.status) ?? "sent";
     const messageId = message.id ? Number(message.id) : null;
-    await table.update(mine, { status: failed ? "failed" : reached, messageId, failReason: failed ? String(message.failReason ?? "send failed").slice(0, 255) : null, sentAt: now, updatedAt: now });
-    // An ack handled between the send's answer and the write above found no contact with this
-    // message: the message's status now is read once more and taken as an ack (only upwards).
-    if (failed || !messageId || reached === "played") return;
-    const status = await this.ports.messageStatus({ tenantId, messageId }).catch(() => null);
-    if (status && status !== reached) await this.store.ack(tenantId, messageId, status);
+    if (failed || !messageId || reached === "played") {
+      await table.update(mine, { status: failed ? "failed" : reached, messageId, failReason: failed ? String(message.failReason ?? "send failed").slice(0, 255) : null, sentAt: now, updatedAt: now });
+      return;
+    }
+    // The message id goes on the claim first: an ack handled from then on finds the contact (store.ack lifts a `sending` one).
+    await table.update(mine, { messageId, sentAt: now, updatedAt: now });
+    // An ack handled before that found no contact: the message's status now is read and taken as an ack (only upwards). A read
+    // that fails (the core stopping) leaves the claim `sending`: the next run sends it again under its key, which answers the
+    // message with its status, so no ack is lost to a worker stopped between the send and this read.
+    let status: string | null = null;
+    try {
+      status = await this.ports.messageStatus({ tenantId, messageId });
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+    }
+    const best = status && (RANK[status] ?? 0) > RANK[reached] ? status : reached;
+    const n = await table.update(mine, { status: best as ContactRow["status"], failReason: null, updatedAt: now });
+    // An ack lifted the claim meanwhile: what was read still counts, upwards only.
+    if (!n) await this.store.ack(tenantId, messageId, best);
   }
 }

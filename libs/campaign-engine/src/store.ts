@@ -53,7 +53,8 @@ export interface NewContact {
 
 export type Draft = DraftFields & { content: unknown; createdBy?: number | null };
 
-const ACK_RANK: Partial<Record<CampaignContactStatus, number>> = { sent: 1, delivered: 2, read: 3, played: 4 };
+/** `sending` with a message id: its send is being recorded, and an ack lifts it (the dispatcher then finds it no longer `sending`). */
+const ACK_RANK: Partial<Record<CampaignContactStatus, number>> = { sending: 0, sent: 1, delivered: 2, read: 3, played: 4 };
 const INSERT_CHUNK = 5000;
 
 /** How each count adds up from contact statuses. */
@@ -226,13 +227,17 @@ export class CampaignStore {
   /** An ack of a campaign's message: the contact's status goes up (never down). Answers the campaign's id, or null when the message is no campaign's. */
   async ack(tenantId: number, messageId: number, status: string): Promise<number | null> {
     const table = this.scope(tenantId).table<ContactRow>(CAMPAIGN_CONTACTS);
-    const [row] = await table.find({ messageId }, { limit: 1 });
-    if (!row) return null;
-    const c = contactOf(row);
-    const rank = ACK_RANK[status as CampaignContactStatus];
-    if (!rank || rank <= (ACK_RANK[c.status] ?? 99)) return c.campaignId;
-    await table.update({ campaignId: c.campaignId, id: c.id, status: c.status }, { status: status as CampaignContactStatus, updatedAt: this.now() });
-    return c.campaignId;
+    // Compare and set: two acks of one message (delivered, read) handled at once each lift from
+    // what they read; the one that finds the status moved reads it again.
+    for (let tries = 0; ; tries++) {
+      const [row] = await table.find({ messageId }, { limit: 1 });
+      if (!row) return null;
+      const c = contactOf(row);
+      const rank = ACK_RANK[status as CampaignContactStatus];
+      if (!rank || rank <= (ACK_RANK[c.status] ?? 99)) return c.campaignId;
+      const n = await table.update({ campaignId: c.campaignId, id: c.id, status: c.status }, { status: status as CampaignContactStatus, updatedAt: this.now() });
+      if (n > 0 || tries >= 4) return c.campaignId;
+    }
   }
 }
 

@@ -198,8 +198,8 @@ describe("dispatch", () => {
     w.core.clock = T0 + 60_000;
     const dispatcher = new CampaignDispatcher(w.store, textType, ports);
     await expect(dispatcher.run(TENANT, id)).rejects.toThrow("is not found");
-    // Both were claimed in one batch and sent side by side: the refused one failed, the other waits for the retry.
-    expect((await w.store.contacts(TENANT, id)).rows.map((x) => x.status)).toEqual(["sending", "failed"]);
+    // Both were claimed in one batch; the connection's sends stopped at the broker's error, both claims wait for the retry.
+    expect((await w.store.contacts(TENANT, id)).rows.map((x) => x.status)).toEqual(["sending", "sending"]);
     await dispatcher.run(TENANT, id);
     const { rows } = await w.store.contacts(TENANT, id);
     expect(rows.map((x) => [x.status, x.failReason])).toEqual([
@@ -254,5 +254,31 @@ describe("dispatch", () => {
     expect(early).toEqual([null, null]);
     expect((await w.store.contacts(TENANT, id)).rows.map((r) => r.status)).toEqual(["read", "delivered"]);
     expect(await w.store.counts(TENANT, id)).toMatchObject({ delivered: 2, read: 1 });
+  });
+
+  it("a worker stopped between a send and its status read loses no ack: the claim keeps the message, an ack lifts it, else the next run sends it again under its key", async () => {
+    const id = await scheduled(2, { connectionIds: [11, 22], minIntervalSeconds: 0, maxIntervalSeconds: 0 });
+    w.core.clock = T0 + 60_000;
+    const ports = w.core.ports();
+    const read = ports.messageStatus;
+    let stopping = 2;
+    ports.messageStatus = async (p) => {
+      if (stopping-- > 0) throw Object.assign(new Error("Service 'platform.messages.get' is not found."), { type: "SERVICE_NOT_FOUND", code: 404 });
+      return read(p);
+    };
+    const { CampaignDispatcher } = require("../src/dispatch");
+    const { textType } = require("./world");
+    await expect(new CampaignDispatcher(w.store, textType, ports).run(TENANT, id)).rejects.toThrow("is not found");
+    const rows = (await w.store.contacts(TENANT, id)).rows;
+    expect(rows.map((r) => [r.status, r.messageId !== null])).toEqual([
+      ["sending", true],
+      ["sending", true],
+    ]);
+    // Contact 1's ack comes while the worker is down; contact 2's was recorded by the core only.
+    expect(await w.store.ack(TENANT, rows[0].messageId!, "delivered")).toBe(id);
+    w.core.acks.set(rows[1].messageId!, "read");
+    await drive(TENANT, id);
+    expect((await w.store.contacts(TENANT, id)).rows.map((r) => r.status)).toEqual(["delivered", "read"]);
+    expect(w.core.deliveredTo()).toEqual(new Map([[1, 1], [2, 1]]));
   });
 });
