@@ -50,6 +50,15 @@ export function reasonOf(err: unknown): string {
 }
 
 
+/**
+ * Broadcast by `outbox.enqueue` to every node's outbox service: the connection has a message
+ * waiting, so a node that knew it empty (the `waits` cache) asks the table again.
+ */
+export const OUTBOX_ENQUEUED = "outbox.enqueued";
+export interface OutboxEvents {
+  [OUTBOX_ENQUEUED]: { connectionId: number };
+}
+
 /** Actions of the outbox service (outbox.service.ts) other services call. */
 export interface OutboxActions {
   /** Whether a new message of the connection (with messageId: a change of that message) must wait behind the outbox. */

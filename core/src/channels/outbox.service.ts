@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { UniqueConstraintError } from "sequelize";
 import type { ServiceBroker, ServiceSchema } from "moleculer";
 import { callChannel, type PluginRecord, type StatusResult } from "@openatende/plugin-sdk";
@@ -6,6 +7,8 @@ import type { Ctx } from "../types";
 import { call, defineService, serviceRunning } from "../bus/call";
 import type { ConnectionInfo } from "../connections/contract";
 import { defineOutbox, OUTBOX_OPS, OutboxOp, OutboxPayload, OutboxRow, reasonOf } from "./outbox";
+import { OUTBOX_ENQUEUED, type OutboxEvents } from "./outbox-contract";
+import { KnownEmpty } from "./outbox-empty";
 import { LOCK_MS, outboxFlusher } from "./outbox-flush";
 import { watchPluginNodes } from "../plugins/node-watch";
 
@@ -16,6 +19,8 @@ const AWAY_DETAIL = "the channel's plugin is not running";
 const RESUME_CONCURRENCY = 8;
 /** How long a plugin must stay away before its connections are shown disconnected (ms). */
 const AWAY_GRACE_MS = 2500;
+/** How long a connection found with nothing waiting is believed empty without asking the table again (ms). */
+const EMPTY_TTL_MS = 1000;
 
 const id = { type: "number", integer: true, positive: true, convert: true } as const;
 
@@ -41,6 +46,8 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
   const seen = new Map<string, boolean>();
   /** Connections being connected again here: their new messages wait behind the outbox. */
   const resuming = new Set<number>();
+  /** Connections found with nothing waiting a moment ago: a send of theirs asks the table no more (outbox-empty.ts). */
+  const empty = new KnownEmpty(EMPTY_TTL_MS);
   let sweepTimer: NodeJS.Timeout | undefined;
   let checkTimer: NodeJS.Timeout | undefined;
   let checking: Promise<void> | null = null;
@@ -176,6 +183,13 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
   return defineService({
     name: "outbox",
     events: {
+      [OUTBOX_ENQUEUED]: {
+        // A group of its own per service instance: every node's cache hears it.
+        group: `outbox-enqueued-${randomBytes(6).toString("hex")}`,
+        handler(ctx: Ctx<OutboxEvents[typeof OUTBOX_ENQUEUED]>) {
+          empty.forget(Number(ctx.params?.connectionId));
+        },
+      },
       "$services.changed"() {
         checkSoon();
       },
@@ -190,9 +204,14 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
         // With messageId: whether a change of that message must wait behind one of its own still waiting.
         params: { connectionId: id, messageId: { ...id, optional: true } },
         async handler(ctx: Ctx<{ connectionId: number; messageId?: number }>): Promise<boolean> {
-          if (resuming.has(ctx.params.connectionId)) return true;
-          const where = ctx.params.messageId ? { connectionId: ctx.params.connectionId, messageId: ctx.params.messageId } : { connectionId: ctx.params.connectionId };
-          return !!(await model.findOne({ where, attributes: ["id"] }));
+          const { connectionId, messageId } = ctx.params;
+          if (resuming.has(connectionId)) return true;
+          // Nothing of the connection waits: nothing of one of its messages does either.
+          if (empty.has(connectionId)) return false;
+          const asked = empty.asking(connectionId);
+          const waiting = !!(await model.findOne({ where: messageId ? { connectionId, messageId } : { connectionId }, attributes: ["id"] }));
+          if (!waiting && !messageId) empty.found(asked);
+          return waiting;
         },
       },
       /**
@@ -214,6 +233,8 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
         async handler(ctx: Ctx<{ tenantId: number; connectionId: number; ticketId: number; messageId: number; op?: OutboxOp; payload: OutboxPayload; reason?: string }>) {
           const p = ctx.params;
           const op = p.op ?? "send";
+          // Here before the row exists and after; every node once it exists: no look from before it answers "nothing waits".
+          empty.forget(p.connectionId);
           if (op === "delete") await model.destroy({ where: { messageId: p.messageId, op: ["edit", "reaction"] } });
           try {
             await model.create({ tenantId: p.tenantId, connectionId: p.connectionId, ticketId: p.ticketId, messageId: p.messageId, op, payload: p.payload, attempts: 0, lastError: p.reason ?? null });
@@ -221,6 +242,8 @@ export function createOutboxService(deps: CoreDeps): ServiceSchema {
             if (!(err instanceof UniqueConstraintError)) throw err;
             if (op !== "send") await model.update({ payload: p.payload, lastError: p.reason ?? null }, { where: { messageId: p.messageId, op } });
           }
+          empty.forget(p.connectionId);
+          await ctx.broadcast(OUTBOX_ENQUEUED, { connectionId: p.connectionId } satisfies OutboxEvents[typeof OUTBOX_ENQUEUED]);
           return { waiting: true };
         },
       },
