@@ -71,7 +71,8 @@ export function checkTemplate(t: ChannelTemplate, content: WabaContent, connecti
     const expected = templateVariables(text).length;
     if (expected !== given.length) throw new PluginError(WABA_CODES.paramsMismatch, 400, { name, part, expected, got: given.length, connectionId, ...onTemplate(WABA_CODES.paramsMismatch) });
   }
-  return { header: t.header?.text ?? null, body: t.body.text, footer: t.footer?.text ?? null };
+  const urlButtons = templateButtonParameters(t).filter((b) => b.type === "URL").map((b) => b.index);
+  return { header: t.header?.text ?? null, body: t.body.text, footer: t.footer?.text ?? null, ...(urlButtons.length ? { urlButtons } : {}) };
 }
 
 /** Each button that needs a value has one; no value is given for a button that takes none. */

@@ -40,6 +40,10 @@ describe("the WABA campaign's variables", () => {
       preview: { header: null, body: "Seu cupom", footer: null },
     };
     expect(wabaType.buildSend(c, ana, 0).template).toEqual({ name: "cupom", language: "pt_BR", components: { buttons: [{ index: 2, value: "5511999990000" }, { index: 4, value: "CUPOM-Ana" }] } });
+    // A URL button's suffix takes the contact's fields percent-encoded, the typed text as it is.
+    const url: WabaContent = { ...c, buttons: [{ index: 1, value: "promo/{{name}}?n={{number}}" }], preview: { header: null, body: "Seu cupom", footer: null, urlButtons: [1] } };
+    expect(wabaType.buildSend(url, { ...ana, name: "Ana Lúcia & Cia" }, 0).template?.components?.buttons).toEqual([{ index: 1, value: "promo/Ana%20L%C3%BAcia%20%26%20Cia?n=5511999990000" }]);
+    expect(wabaType.buildSend({ ...url, preview: { ...url.preview!, urlButtons: [] } }, { ...ana, name: "Ana Lúcia" }, 0).template?.components?.buttons).toEqual([{ index: 1, value: "promo/Ana Lúcia?n=5511999990000" }]);
     expect(wabaType.validateContent({ ...c, buttons: [{ index: 2, value: "{{email}}" }, { index: 4, value: "a" }, { index: 4, value: "b" }] })).toEqual({ "buttons.2": "ERR_CAMPAIGN_WABA_CONTENT_INVALID", "buttons.4": "ERR_CAMPAIGN_WABA_CONTENT_INVALID" });
   });
 });

@@ -24,7 +24,7 @@ export interface WabaContent {
   /** Per button that takes a value (its index in the template): the URL's suffix, the code, or the quick reply's payload ("" = none). */
   buttons?: WabaButtonValue[];
   /** The approved template's texts, set by the server on save (a client's copy is replaced). */
-  preview?: { header: string | null; body: string; footer: string | null };
+  preview?: { header: string | null; body: string; footer: string | null; urlButtons?: number[] };
 }
 
 export interface WabaButtonValue {
@@ -75,10 +75,12 @@ export function unknownPlaceholders(value: string): string[] {
 }
 
 /** A variable for one contact; Meta refuses an empty one, so a contact without the field gets "-". */
-export function fillVariable(value: string, contact: { name: string; number: string | null }): string {
+/** `inUrl`: the value ends a URL button's address, so a contact's field goes in percent-encoded (the text typed around it as it is). */
+export function fillVariable(value: string, contact: { name: string; number: string | null }, inUrl = false): string {
   const name = contact.name.trim();
   const fields: Record<ContactPlaceholder, string> = { name, firstName: name.split(/\s+/)[0] ?? "", number: contact.number ?? "" };
-  const out = value.replace(PLACEHOLDER, (all, p: string) => ((CONTACT_PLACEHOLDERS as readonly string[]).includes(p) ? fields[p as ContactPlaceholder] : all)).trim();
+  const field = (p: ContactPlaceholder) => (inUrl ? encodeURIComponent(fields[p]) : fields[p]);
+  const out = value.replace(PLACEHOLDER, (all, p: string) => ((CONTACT_PLACEHOLDERS as readonly string[]).includes(p) ? field(p as ContactPlaceholder) : all)).trim();
   return out || "-";
 }
 
@@ -115,7 +117,8 @@ export const wabaType: CampaignTypeDefinition<WabaContent> = {
     const p = c.preview;
     const text = p ? [p.header ? fillTemplateText(p.header, header) : null, fillTemplateText(p.body, body), p.footer].filter(Boolean).join("\n\n") : c.template.name;
     // A quick reply left empty goes without a payload (Meta then answers with the button's text).
-    const buttons = (c.buttons ?? []).filter((b) => b.value.trim()).map((b) => ({ index: b.index, value: fillVariable(b.value, contact) }));
+    const urlButtons = new Set(p?.urlButtons ?? []);
+    const buttons = (c.buttons ?? []).filter((b) => b.value.trim()).map((b) => ({ index: b.index, value: fillVariable(b.value, contact, urlButtons.has(b.index)) }));
     const components = {
       ...(body.length ? { body } : {}),
       ...(c.headerMedia ? { header: { media: c.headerMedia } } : header.length ? { header: { text: header } } : {}),
