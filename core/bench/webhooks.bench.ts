@@ -130,6 +130,17 @@ async function main() {
     const latencies: number[] = [];
     const statuses = new Map<number, number>();
     let k = 0;
+    // The core's SQL statements of the paced phase (load-independent), by kind with --profile 1 (stderr).
+    let statements = 0;
+    const seq = b.core.sequelize as unknown as { options: { logging: unknown } };
+    const profile = benchArg("profile", 0) ? new Map<string, number>() : null;
+    seq.options.logging = (sql: string) => {
+      statements++;
+      if (profile) {
+        const key = sql.replace(/^Executing \([^)]*\): /, "").replace(/'[^']*'/g, "?").replace(/\b\d+\b/g, "N").slice(0, 160);
+        profile.set(key, (profile.get(key) ?? 0) + 1);
+      }
+    };
     const cpuOf = cpuSampler()();
     const t0 = now();
     const inFlight: Array<Promise<void>> = [];
@@ -161,6 +172,8 @@ async function main() {
     const drainLimit = now() + 120_000;
     while (stored.count < expected && now() < drainLimit) await sleep(50);
     const cpu = cpuOf();
+    seq.options.logging = false;
+    if (profile) console.error(["statements per POST (10 messages, 30 statuses):", ...[...profile].sort((x, y) => y[1] - x[1]).map(([q, c]) => `${(c / Math.max(1, total)).toFixed(2)}  ${q}`)].join("\n"));
     const measured = stored.count - before;
     const seconds = ((stored.count >= expected ? stored.lastAt : now()) - t0) / 1000;
     const inboundPerSecond = Math.round(measured / seconds);
@@ -180,6 +193,7 @@ async function main() {
           stored: { messages: measured, of: total * PER_POST, seconds: Number(seconds.toFixed(2)), drainSeconds: Number(Math.max(0, seconds - postedFor).toFixed(2)) },
           inboundMessagesPerSecond: inboundPerSecond,
           cpuPercentOfOneCore: cpu,
+          coreSqlStatementsPerPost: Number((statements / Math.max(1, total)).toFixed(2)),
           inboundVsIngest: ratio,
           goal: GOAL,
           meetsGoal: ratio >= RATIO_GOAL && webhook.p95 <= GOAL.webhookP95Ms && measured === total * PER_POST,
