@@ -14,7 +14,7 @@
  * unreachable) leaves the claim for the retry of the job.
  *
  * Throughput: a run claims a batch of contacts per transaction (one per ready lane slot; a lane
- * with no interval takes several), sends them side by side (at most `inFlight` at once), and
+ * with no interval takes several), sends them side by side (one after the other per connection), and
  * asks each connection's business time once per minute (hours change only at whole minutes).
  * When the next slot is near (`shortWaitMs`) the run waits for it in process, within
  * `runBudgetMs`, instead of going back to the scheduler, whose tick is a second; lanes keep
@@ -41,7 +41,7 @@ export interface DispatchPorts {
 export interface DispatchOptions {
   /** Contacts claimed per transaction. */
   batch: number;
-  /** Sends of a run under way at once. */
+  /** Connections of a run sending at once (each sends its contacts one after the other); 20: every connection a campaign may have. */
   inFlight: number;
   /** A run waits in process for a slot this near (ms), else it answers when to run again. */
   shortWaitMs: number;
@@ -51,7 +51,7 @@ export interface DispatchOptions {
   maxSendsPerRun: number;
 }
 
-export const DISPATCH_DEFAULTS: DispatchOptions = { batch: 50, inFlight: 16, shortWaitMs: 1000, runBudgetMs: 2000, maxSendsPerRun: 1000 };
+export const DISPATCH_DEFAULTS: DispatchOptions = { batch: 50, inFlight: 20, shortWaitMs: 1000, runBudgetMs: 2000, maxSendsPerRun: 1000 };
 
 export type DispatchOutcome =
   | { state: "idle"; reason: "gone" | "status" }
