@@ -154,13 +154,19 @@ it("fills a template's button values — the URL's suffix with a contact field, 
     await page.locator('[data-testid="campaign-start"]').fill(thisMinute());
 
     // The URL's suffix left empty: the server's code, shown at the button's input.
+    const errorsSaid = () => page.evaluate(() => ((globalThis as any).__openatende?.ui.history ?? []).filter((n: any) => n.kind === "error").length as number);
+    const saidBefore = await errorsSaid();
     await page.locator('[data-testid="campaign-save"]').click();
     await waitText(page.locator('[data-testid="campaign-error-buttons.2"]'), "Meu pedido", 15_000);
     await shot(page, "campanhaswaba-botao-obrigatorio");
+    // Said once: the form's notice, not the request's too.
+    expect((await errorsSaid()) - saidBefore).toBe(1);
 
     await page.locator('[data-testid="waba-buttons-0"]').fill("quero-natal");
     await page.locator('[data-testid="waba-buttons-2-field"]').first().click();
     await option(page, "{{number}}").click();
+    // The field changed: its error from the server goes before the next save.
+    await poll(() => page.locator('[data-testid="campaign-error-buttons.2"]').count(), (n) => n === 0, "the button's error gone once it has a value");
     await page.locator('[data-testid="waba-buttons-4"]').fill("NATAL10");
     await waitText(page.locator('[data-testid="waba-preview-button-2"]'), "Meu pedido · https://loja.test/p/{{number}}");
     await waitText(page.locator('[data-testid="waba-preview-button-4"]'), "Copiar cupom · NATAL10");

@@ -5,12 +5,12 @@
  * contact list or a CSV file. Saving creates or updates the campaign, then links the contacts;
  * a server error is shown with its catalogue text and, when it names a field, under that field.
  */
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Alert, Button, Form, Input, InputNumber, Modal, Popconfirm, Radio, Select, Space, Typography, type ButtonProps } from "antd";
 import type { ShellRuntime } from "@openatende/plugin-sdk/ui";
 import type { CampaignContactSource } from "@openatende/plugin-sdk/src/campaign-contract";
 import { FilePick } from "./FilePick";
-import { fieldErrorsOf, fromLocalInput, startInPast, toLocalInput, type Campaign, type CampaignUiType } from "./model";
+import { fieldErrorsOf, FORM_FIELDS, fromLocalInput, startInPast, toLocalInput, withoutChanged, type Campaign, type CampaignUiType } from "./model";
 
 interface Named {
   id: number;
@@ -81,9 +81,18 @@ export function CampaignForm<C>({ runtime, type, editing, onClose, onSaved }: Ca
     return { ...e, ...(type.validateContent?.(content, t) ?? {}) };
   }, [name, startAt, connectionIds, minI, maxI, source, tagIds, contactIds, csv, content, type, t]);
 
+  // A server's error under a field goes as soon as that field changes.
+  const parts: Record<string, unknown> = { name, startAt: start, connectionIds, minIntervalSeconds: minI, maxIntervalSeconds: maxI, source: [source, tagIds, contactIds, csv], content };
+  const before = useRef(parts);
+  useEffect(() => {
+    const changed = Object.keys(parts).filter((k) => (Array.isArray(parts[k]) && k === "source" ? (parts[k] as unknown[]).some((v, i) => v !== (before.current[k] as unknown[])[i]) : parts[k] !== before.current[k]));
+    before.current = parts;
+    if (changed.length) setServerErrors((e) => withoutChanged(e, changed));
+  });
+
   const shown = touched ? { ...serverErrors, ...errors } : serverErrors;
   const field = (f: string) => (shown[f] ? { validateStatus: "error" as const, help: <span data-testid={`campaign-error-${f}`}>{shown[f]}</span> } : {});
-  const contentErrors = Object.fromEntries(Object.entries(shown).filter(([k]) => !["name", "startAt", "connectionIds", "minIntervalSeconds", "maxIntervalSeconds", "source"].includes(k)));
+  const contentErrors = Object.fromEntries(Object.entries(shown).filter(([k]) => !(FORM_FIELDS as readonly string[]).includes(k)));
 
   const sourceValue = (): CampaignContactSource | null =>
     source === "tags" ? { kind: "tags", tagIds } : source === "contacts" ? { kind: "contacts", contactIds } : source === "csv" && csv ? { kind: "csv", csv: csv.text } : null;
@@ -96,10 +105,11 @@ export function CampaignForm<C>({ runtime, type, editing, onClose, onSaved }: Ca
     const body = { name: name.trim(), startAt, connectionIds, minIntervalSeconds: minI, maxIntervalSeconds: maxI, content };
     let saved: Campaign<C> | null = null;
     try {
-      saved = editing ? await runtime.api.put<Campaign<C>>(`/${base}/item`, { id: editing.id, ...body }) : await runtime.api.post<Campaign<C>>(`/${base}`, body);
+      // Silent: the error is shown once, below, with its field.
+      saved = editing ? await runtime.api.put<Campaign<C>>(`/${base}/item`, { id: editing.id, ...body }, { silent: true }) : await runtime.api.post<Campaign<C>>(`/${base}`, body, { silent: true });
       const src = sourceValue();
       if (src) {
-        const r = await runtime.api.post<{ added: number; total: number }>(`/${base}/item/contacts`, { id: saved.id, source: src });
+        const r = await runtime.api.post<{ added: number; total: number }>(`/${base}/item/contacts`, { id: saved.id, source: src }, { silent: true });
         runtime.notify.success(t("campaign.done.contacts", r));
       } else runtime.notify.success(t("campaign.done.saved"));
       onSaved(saved);
@@ -116,7 +126,7 @@ export function CampaignForm<C>({ runtime, type, editing, onClose, onSaved }: Ca
   const removeAll = async () => {
     if (!editing) return;
     try {
-      const r = await runtime.api.delete<{ removed: number; total: number }>(`/${base}/item/contacts`, { query: { id: editing.id } });
+      const r = await runtime.api.delete<{ removed: number; total: number }>(`/${base}/item/contacts`, { query: { id: editing.id }, silent: true });
       setLinked(r.total);
     } catch (err) {
       runtime.notify.error(err);

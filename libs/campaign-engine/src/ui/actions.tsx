@@ -19,15 +19,16 @@ export async function runCampaignAction(runtime: ShellRuntime, base: string, c: 
   const t = runtime.t;
   const retry = op === "schedule" ? scheduleRetries.get(base) : undefined;
   try {
-    if (op === "delete") await runtime.api.delete(`/${base}/item`, { query: { id: c.id } });
+    if (op === "delete") await runtime.api.delete(`/${base}/item`, { query: { id: c.id }, silent: true });
     else {
       try {
-        await runtime.api.post(`/${base}/item/${op}`, { id: c.id }, retry ? { silent: true } : undefined);
+        // Silent: an error is shown once, by the catch below.
+        await runtime.api.post(`/${base}/item/${op}`, { id: c.id }, { silent: true });
       } catch (err) {
         // The type may offer to schedule again differently (SMS: only the first contacts its credits cover).
         const extra = retry ? await retry(runtime, c, err as UiApiError) : null;
         if (!extra) throw err;
-        await runtime.api.post(`/${base}/item/${op}`, { id: c.id, ...extra });
+        await runtime.api.post(`/${base}/item/${op}`, { id: c.id, ...extra }, { silent: true });
       }
     }
     runtime.notify.success(t(op === "delete" ? "campaign.done.deleted" : `campaign.done.${op}`));

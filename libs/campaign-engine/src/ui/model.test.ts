@@ -1,5 +1,5 @@
 import { CAMPAIGN_STATUSES } from "@openatende/plugin-sdk/src/campaign-contract";
-import { actionsFor, fieldErrorsOf, fromLocalInput, progressPercent, startInPast, toLocalInput } from "./model";
+import { actionsFor, fieldErrorsOf, fromLocalInput, progressPercent, startInPast, toLocalInput, withoutChanged } from "./model";
 import { campaignTexts } from "./texts";
 
 describe("campaign screens' model", () => {
@@ -49,5 +49,17 @@ describe("campaign screens' model", () => {
     const keys = (o: Record<string, unknown>, p = ""): string[] => Object.entries(o).flatMap(([k, v]) => (v && typeof v === "object" ? keys(v as Record<string, unknown>, `${p}${k}.`) : [`${p}${k}`]));
     const base = keys(campaignTexts["pt-BR"]).sort();
     for (const l of ["en", "es", "ru"] as const) expect(keys(campaignTexts[l]).sort()).toEqual(base);
+  });
+});
+
+describe("withoutChanged", () => {
+  const errors = { name: "Nome", minIntervalSeconds: "Intervalo", maxIntervalSeconds: "Intervalo", "template.name": "Modelo", "buttons.1": "Botão" };
+  it("drops the errors of what changed and keeps the others until the next save", () => {
+    expect(withoutChanged(errors, ["name"])).toEqual({ minIntervalSeconds: "Intervalo", maxIntervalSeconds: "Intervalo", "template.name": "Modelo", "buttons.1": "Botão" });
+    expect(withoutChanged(errors, ["minIntervalSeconds"])).toEqual({ name: "Nome", "template.name": "Modelo", "buttons.1": "Botão" });
+    expect(withoutChanged(errors, ["content"])).toEqual({ name: "Nome", minIntervalSeconds: "Intervalo", maxIntervalSeconds: "Intervalo" });
+  });
+  it("answers the same object when nothing of it changed (no new render)", () => {
+    expect(withoutChanged(errors, ["startAt"])).toBe(errors);
   });
 });

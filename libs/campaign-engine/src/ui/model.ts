@@ -80,6 +80,20 @@ const FIELD_OF_CODE: Record<string, string[]> = {
  * date and interval codes, a validation error's fields, a content's problems (`data.problems`,
  * field → code). An error none of these is shown by the notice alone.
  */
+/** The form's own fields; any other error key is one of the type's content (template.name, body.0, buttons.1…). */
+export const FORM_FIELDS = ["name", "startAt", "connectionIds", "minIntervalSeconds", "maxIntervalSeconds", "source"] as const;
+
+/**
+ * The server's errors left once some of the form's parts changed: an error of a changed
+ * field goes (the user is fixing it), the others stay until the next save. `changed` names
+ * form fields, or "content" for every error of the type's content.
+ */
+export function withoutChanged(errors: Record<string, string>, changed: string[]): Record<string, string> {
+  const gone = (k: string) => changed.includes(k) || (k === "minIntervalSeconds" && changed.includes("maxIntervalSeconds")) || (k === "maxIntervalSeconds" && changed.includes("minIntervalSeconds")) || (changed.includes("content") && !(FORM_FIELDS as readonly string[]).includes(k));
+  const out = Object.fromEntries(Object.entries(errors).filter(([k]) => !gone(k)));
+  return Object.keys(out).length === Object.keys(errors).length ? errors : out;
+}
+
 export function fieldErrorsOf(err: unknown): Record<string, string> {
   const e = err as Partial<UiApiError> | undefined;
   if (!e || typeof e.code !== "string") return {};
