@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { Button, Card, Checkbox, Input, InputNumber, Select, Space, Table, Tag, Typography } from "antd";
 import { downloadExport } from "@openatende/report-kit/src/ui/download";
+import { ReportHead } from "@openatende/report-kit/src/ui/report-head";
 import { useRuntime } from "./runtime";
 import { defaultMessage } from "./texts";
 import { Activity } from "./Activity";
@@ -120,23 +121,7 @@ export default function BirthdaysPage() {
 
   return (
     <div style={{ padding: 24 }} data-testid="birthdays-report">
-      <style>{"@media print { .no-print { display: none !important; } }"}</style>
-      <Space style={{ width: "100%", justifyContent: "space-between", marginBottom: 12 }} wrap>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t("title")}
-        </Typography.Title>
-        <Space className="no-print">
-          <Button onClick={() => window.print()} disabled={!rows.length} data-testid="birthdays-print">
-            {t("print")}
-          </Button>
-          <Button onClick={() => void exportAs("xlsx")} data-testid="export-xlsx">
-            {t("excel")}
-          </Button>
-          <Button onClick={() => void exportAs("pdf")} data-testid="export-pdf">
-            {t("pdf")}
-          </Button>
-        </Space>
-      </Space>
+      <ReportHead title={t("title")} texts={{ print: t("print"), excel: t("excel"), pdf: t("pdf") }} onExport={(f) => void exportAs(f)} printDisabled={!rows.length} printTestId="birthdays-print" />
       <Space wrap style={{ display: "flex", marginBottom: 16 }} className="no-print">
         <span>{t("periodType")}</span>
         <Select<Period>

@@ -3,6 +3,7 @@ import { Alert, Button, Select, Space, Table, Tag, Typography } from "antd";
 import { BarChart } from "@openatende/report-kit/src/ui/bar-chart";
 import { BuildingNotice, BUILDING_RETRY_MS, buildingPercent } from "@openatende/report-kit/src/ui/building";
 import { downloadExport } from "@openatende/report-kit/src/ui/download";
+import { ReportHead } from "@openatende/report-kit/src/ui/report-head";
 import { readerZone } from "@openatende/report-kit/src/ui/month";
 import type { PageKey } from "../texts";
 import { useRuntime } from "./runtime";
@@ -110,23 +111,7 @@ function ContactsReport({ kind }: { kind: PageKey }) {
 
   return (
     <div style={{ padding: 24 }} data-testid={`contacts-report-${kind}`}>
-      <style>{"@media print { .no-print { display: none !important; } }"}</style>
-      <Space style={{ width: "100%", justifyContent: "space-between", marginBottom: 12 }} wrap>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t(`titles.${kind}`)}
-        </Typography.Title>
-        <Space className="no-print">
-          <Button onClick={() => window.print()} disabled={blocked}>
-            {t("print")}
-          </Button>
-          <Button onClick={() => void exportAs("xlsx")} disabled={blocked} data-testid="export-xlsx">
-            {t("excel")}
-          </Button>
-          <Button onClick={() => void exportAs("pdf")} disabled={blocked} data-testid="export-pdf">
-            {t("pdf")}
-          </Button>
-        </Space>
-      </Space>
+      <ReportHead title={t(`titles.${kind}`)} texts={{ print: t("print"), excel: t("excel"), pdf: t("pdf") }} onExport={(f) => void exportAs(f)} disabled={blocked} />
       {needsChoice ? (
         <Space wrap style={{ marginBottom: 16 }} className="no-print">
           <Select mode="multiple" allowClear placeholder={t(kind === "tags" ? "tagsPick" : "statesPick")} style={{ minWidth: 280 }} value={draft} onChange={setDraft} options={choices} data-testid="contacts-choice" />

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Button, Input, Select, Space, Table, Tag, Typography } from "antd";
+import { Button, Input, Select, Space, Table, Tag } from "antd";
 import { BuildingNotice, BUILDING_RETRY_MS, buildingPercent } from "@openatende/report-kit/src/ui/building";
 import { useRuntime } from "./runtime";
 import { ChatModal } from "./ChatModal";
 import { downloadExport } from "./download";
+import { ReportHead } from "@openatende/report-kit/src/ui/report-head";
 import { currentMonth, dateTime, minutes } from "./format";
 import { SummaryCards } from "./SummaryCards";
 import type { Filters, Options, ReportRow, Summary } from "./types";
@@ -114,21 +115,7 @@ export default function TicketsReport() {
 
   return (
     <div style={{ padding: 24 }} data-testid="tickets-report">
-      <style>{"@media print { .no-print { display: none !important; } }"}</style>
-      <Space style={{ width: "100%", justifyContent: "space-between", marginBottom: 12 }} wrap>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t("title")}
-        </Typography.Title>
-        <Space className="no-print">
-          <Button onClick={() => window.print()}>{t("print")}</Button>
-          <Button onClick={() => void exportAs("xlsx")} data-testid="export-xlsx">
-            {t("excel")}
-          </Button>
-          <Button onClick={() => void exportAs("pdf")} data-testid="export-pdf">
-            {t("pdf")}
-          </Button>
-        </Space>
-      </Space>
+      <ReportHead title={t("title")} texts={{ print: t("print"), excel: t("excel"), pdf: t("pdf") }} onExport={(f) => void exportAs(f)} />
       <Space wrap style={{ marginBottom: 16 }} className="no-print">
         <Input.Search allowClear placeholder={t("search")} style={{ width: 280 }} value={draft.search} onChange={(e) => setDraft({ ...draft, search: e.target.value })} onSearch={apply} data-testid="report-search" />
         <Select mode="multiple" allowClear placeholder={t("status")} style={{ minWidth: 180 }} value={draft.status} onChange={(v) => setDraft({ ...draft, status: v })} options={(options?.statuses ?? []).map((s) => ({ value: s, label: t(`st.${s}`) }))} />

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Alert, Button, Input, Select, Space, Table, Typography } from "antd";
 import { BarChart } from "@openatende/report-kit/src/ui/bar-chart";
 import { downloadExport } from "@openatende/report-kit/src/ui/download";
+import { ReportHead } from "@openatende/report-kit/src/ui/report-head";
 import { monthOf, readerZone } from "@openatende/report-kit/src/ui/month";
 import { useRuntime } from "./runtime";
 
@@ -79,21 +80,7 @@ export default function UsersReport() {
 
   return (
     <div style={{ padding: 24 }} data-testid="users-report">
-      <style>{"@media print { .no-print { display: none !important; } }"}</style>
-      <Space style={{ width: "100%", justifyContent: "space-between", marginBottom: 12 }} wrap>
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t("title")}
-        </Typography.Title>
-        <Space className="no-print">
-          <Button onClick={() => window.print()}>{t("print")}</Button>
-          <Button onClick={() => void exportAs("xlsx")} data-testid="export-xlsx">
-            {t("excel")}
-          </Button>
-          <Button onClick={() => void exportAs("pdf")} data-testid="export-pdf">
-            {t("pdf")}
-          </Button>
-        </Space>
-      </Space>
+      <ReportHead title={t("title")} texts={{ print: t("print"), excel: t("excel"), pdf: t("pdf") }} onExport={(f) => void exportAs(f)} />
       <Space wrap style={{ marginBottom: 16 }} className="no-print">
         <Select mode="multiple" allowClear placeholder={t("queue")} style={{ minWidth: 200 }} value={draft.queueIds} onChange={(v) => setDraft({ ...draft, queueIds: v })} options={queues.map((q) => ({ value: q.id, label: q.name }))} data-testid="users-queues" />
         <Input type="date" aria-label={t("from")} value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} data-testid="report-from" />
