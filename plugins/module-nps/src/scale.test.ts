@@ -1,4 +1,4 @@
-import { figuresOf, fillText, groupOf, parseReply, type NpsGroup } from "./scale";
+import { figuresOf, figuresOfCounts, fillText, groupOf, parseReply, type NpsGroup } from "./scale";
 
 describe("NPS scale rules", () => {
   it("groups the 0–10 scale as the classic NPS: 0–6 detractors, 7–8 passives, 9–10 promoters", () => {
@@ -30,6 +30,9 @@ describe("NPS scale rules", () => {
     expect(figuresOf(g(0, 0, 3)).score).toBe(-100);
     expect(figuresOf(g(1, 1, 1)).score).toBe(0);
     expect(figuresOf(g(2, 0, 1)).score).toBe(33);
+    // The same figures from counts already made by the database.
+    expect(figuresOfCounts({ promoters: 2, passives: 1, detractors: 1 })).toEqual(figuresOf(g(2, 1, 1)));
+    expect(figuresOfCounts({ promoters: 0, passives: 0, detractors: 0 })).toEqual({ answered: 0, promoters: 0, passives: 0, detractors: 0, score: null });
     expect(figuresOf([])).toEqual({ answered: 0, promoters: 0, passives: 0, detractors: 0, score: null });
   });
 

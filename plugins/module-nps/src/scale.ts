@@ -56,14 +56,19 @@ export interface NpsFigures {
 }
 
 export function figuresOf(groups: Iterable<NpsGroup>): NpsFigures {
-  const f = { answered: 0, promoters: 0, passives: 0, detractors: 0 };
+  const c = { promoters: 0, passives: 0, detractors: 0 };
   for (const g of groups) {
-    f.answered++;
-    if (g === "promoter") f.promoters++;
-    else if (g === "passive") f.passives++;
-    else f.detractors++;
+    if (g === "promoter") c.promoters++;
+    else if (g === "passive") c.passives++;
+    else c.detractors++;
   }
-  return { ...f, score: f.answered ? Math.round((100 * (f.promoters - f.detractors)) / f.answered) : null };
+  return figuresOfCounts(c);
+}
+
+/** The figures of answers already counted by group (the statistics' grouped query). */
+export function figuresOfCounts(c: { promoters: number; passives: number; detractors: number }): NpsFigures {
+  const answered = c.promoters + c.passives + c.detractors;
+  return { answered, promoters: c.promoters, passives: c.passives, detractors: c.detractors, score: answered ? Math.round((100 * (c.promoters - c.detractors)) / answered) : null };
 }
 
 /** Fills {{name}} (the contact's first name) and {{max}} (the scale's maximum), any case and spacing; other braces stay. */

@@ -114,7 +114,7 @@ export const npsPlugin = definePlugin({
           const to = dateParam(ctx.params.to, "to");
           if (from !== undefined && to !== undefined && to < from) throw new PluginError("ERR_NPS_RANGE_INVALID", 400, { field: "to" });
           const settings = await me(this).flow.settings.get(tenantId);
-          const stats = await statsOf(coreApi(ctx), tenantId, await me(this).flow.surveys.all(tenantId), { from, to });
+          const stats = await statsOf(coreApi(ctx), me(this).flow.surveys, tenantId, { from, to });
           return { enabled: settings.enabled, scale: settings.scale, ...stats };
         },
       },

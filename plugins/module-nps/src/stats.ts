@@ -5,13 +5,10 @@
  * Names come from the core (a queue or user deleted since: null name).
  */
 import type { CoreApi } from "@openatende/plugin-sdk";
-import { figuresOf, type NpsFigures, type NpsGroup } from "./scale";
-import type { SurveyRow } from "./store";
+import { figuresOfCounts, type NpsFigures } from "./scale";
+import type { Period, SurveyStore } from "./store";
 
-export interface Period {
-  from?: number;
-  to?: number;
-}
+export type { Period } from "./store";
 
 export interface NpsStats {
   total: NpsFigures & { asked: number; timedOut: number; waiting: number };
@@ -19,35 +16,31 @@ export interface NpsStats {
   byUser: Array<NpsFigures & { userId: number | null; name: string | null }>;
 }
 
-const within = (t: number | null, p: Period) => t !== null && (p.from === undefined || t >= p.from) && (p.to === undefined || t <= p.to);
-
-function groupBy<K>(rows: SurveyRow[], key: (r: SurveyRow) => K): Map<K, NpsGroup[]> {
-  const m = new Map<K, NpsGroup[]>();
-  for (const r of rows) {
-    const k = key(r);
-    m.set(k, [...(m.get(k) ?? []), r.npsGroup as NpsGroup]);
-  }
-  return m;
-}
-
 /** Best NPS first, then most answers; "no queue" / "no user" (null) last. */
 const order = <T extends NpsFigures>(a: T & { id: number | null }, b: T & { id: number | null }) =>
   (a.id === null ? 1 : 0) - (b.id === null ? 1 : 0) || (b.score ?? -101) - (a.score ?? -101) || b.answered - a.answered || (a.id ?? 0) - (b.id ?? 0);
 
-export async function statsOf(api: CoreApi, tenantId: number, rows: SurveyRow[], p: Period): Promise<NpsStats> {
-  const answered = rows.filter((r) => r.state === "answered" && within(r.answeredAt, p));
-  const asked = rows.filter((r) => within(r.askedAt, p));
-  const [queues, users] = await Promise.all([api.queues.list({ tenantId }), api.users.list({ tenantId })]);
+/** Counted by the database (store.ts answeredBy, askedByState): nothing of the table is held here. */
+export async function statsOf(api: CoreApi, store: Pick<SurveyStore, "answeredBy" | "askedByState">, tenantId: number, p: Period): Promise<NpsStats> {
+  const [queueCounts, userCounts, asked, queues, users] = await Promise.all([
+    store.answeredBy(tenantId, "queueId", p),
+    store.answeredBy(tenantId, "userId", p),
+    store.askedByState(tenantId, p),
+    api.queues.list({ tenantId }),
+    api.users.list({ tenantId }),
+  ]);
   const queueName = new Map(queues.map((q) => [q.id, q.name]));
   const userName = new Map(users.map((u) => [u.id, u.name]));
-  const byQueue = [...groupBy(answered, (r) => r.queueId)].map(([id, g]) => ({ id, ...figuresOf(g) })).sort(order);
-  const byUser = [...groupBy(answered, (r) => r.userId)].map(([id, g]) => ({ id, ...figuresOf(g) })).sort(order);
+  const byQueue = queueCounts.map((c) => ({ id: c.id, ...figuresOfCounts(c) })).sort(order);
+  const byUser = userCounts.map((c) => ({ id: c.id, ...figuresOfCounts(c) })).sort(order);
+  const sum = (k: "promoters" | "passives" | "detractors") => queueCounts.reduce((n, c) => n + c[k], 0);
+  const count = (...states: string[]) => states.reduce((n, s) => n + (asked.get(s as never) ?? 0), 0);
   return {
     total: {
-      ...figuresOf(answered.map((r) => r.npsGroup as NpsGroup)),
-      asked: asked.length,
-      timedOut: asked.filter((r) => r.state === "timedOut").length,
-      waiting: asked.filter((r) => r.state === "waiting" || r.state === "retry").length,
+      ...figuresOfCounts({ promoters: sum("promoters"), passives: sum("passives"), detractors: sum("detractors") }),
+      asked: [...asked.values()].reduce((n, v) => n + v, 0),
+      timedOut: count("timedOut"),
+      waiting: count("waiting", "retry"),
     },
     byQueue: byQueue.map(({ id, ...f }) => ({ queueId: id, name: id === null ? null : (queueName.get(id) ?? null), ...f })),
     byUser: byUser.map(({ id, ...f }) => ({ userId: id, name: id === null ? null : (userName.get(id) ?? null), ...f })),

@@ -22,6 +22,15 @@ export const OPEN_STATES: SurveyState[] = ["waiting", "retry"];
 
 export type CloseVia = "agent" | "mass" | "automatic" | "plugin";
 
+/** A period of the statistics (epoch ms, both ends in; either may be open). */
+export interface Period {
+  from?: number;
+  to?: number;
+}
+
+/** The period as a range on a time column: a row with no time (null) never falls in it. */
+const rangeOf = (p: Period) => ({ gte: p.from ?? 0, ...(p.to === undefined ? {} : { lte: p.to }) });
+
 export interface SurveyRow extends Record<string, unknown> {
   id: number;
   ticketId: number;
@@ -108,9 +117,24 @@ export class SurveyStore {
     return this.surveys(tenantId).find({ contactId, connectionId, state: [...OPEN_STATES, "asking"] });
   }
 
-  /** Every survey of the tenant (the statistics filter them by period). */
-  all(tenantId: number): Promise<SurveyRow[]> {
-    return this.surveys(tenantId).find({});
+  /**
+   * The answers given in a period (by answer time, both ends in), counted by `key` (the
+   * ticket's queue or user at its close; null: none) and NPS group: one grouped query.
+   */
+  async answeredBy(tenantId: number, key: "queueId" | "userId", p: Period): Promise<Array<{ id: number | null; promoters: number; passives: number; detractors: number }>> {
+    const group = (npsGroup: NpsGroup) => ({ count: true as const, where: { npsGroup } });
+    const rows = await this.surveys(tenantId).aggregate({
+      where: { state: "answered", answeredAt: rangeOf(p) },
+      groupBy: [key],
+      measures: { promoters: group("promoter"), passives: group("passive"), detractors: group("detractor") },
+    });
+    return rows.map((r) => ({ id: r[key] === null ? null : Number(r[key]), promoters: Number(r.promoters ?? 0), passives: Number(r.passives ?? 0), detractors: Number(r.detractors ?? 0) }));
+  }
+
+  /** The surveys asked in a period (by asking time, both ends in), counted by state. */
+  async askedByState(tenantId: number, p: Period): Promise<Map<SurveyState, number>> {
+    const rows = await this.surveys(tenantId).aggregate({ where: { askedAt: rangeOf(p) }, groupBy: ["state"], measures: { n: { count: true } } });
+    return new Map(rows.map((r) => [r.state as SurveyState, Number(r.n ?? 0)]));
   }
 
   list(tenantId: number, where: { state?: SurveyState[]; queueId?: number; userId?: number }, limit: number, offset: number): Promise<SurveyRow[]> {
