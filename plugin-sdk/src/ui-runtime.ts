@@ -147,6 +147,13 @@ export interface UiTicket {
   serviceWindow?: { hours: number; open: boolean; closesAt: number | null } | null;
 }
 
+/**
+ * The settings menu is drawn beside a settings page. A page that needs the whole width (a
+ * canvas, such as a flow builder) marks an element of its own with this attribute: while that
+ * element is on screen the menu steps aside.
+ */
+export const SETTINGS_WIDE_ATTRIBUTE = "data-settings-wide";
+
 /** A page under /configuracoes/<path> (admins only, like every settings page), listed in the settings menu. */
 export interface SettingsSectionDefinition {
   /** The child path, e.g. "prompt" → /configuracoes/prompt. */

@@ -206,6 +206,7 @@ function Builder({ rt, flowId, onBack, flow, targets }: Props & { flow: Flow; ta
       <div
         ref={wrapper}
         data-testid="flow-builder"
+        data-settings-wide=""
         data-flow-id={flowId}
         data-direction={direction}
         style={{
