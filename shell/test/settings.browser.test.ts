@@ -141,6 +141,8 @@ test("queues, tags, users with queues and quick messages", async () => {
   await page.click('[data-testid="quick-new"]');
   const qm = modal(page);
   await qm.locator(".ant-segmented-item", { hasText: "Por fila" }).click();
+  // The queue field comes with the choice: saved before it is drawn, the message would go as a global one.
+  await field(qm, "Filas").waitFor();
   await qm.locator('[data-testid="quick-key"]').fill("horario");
   await qm.locator('[data-testid="quick-message"]').fill("Atendemos de segunda a sexta, das 9h às 18h.");
   await qm.locator(".ant-modal-footer .ant-btn-primary").click();
