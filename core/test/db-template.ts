@@ -80,9 +80,18 @@ async function ensureTemplate(): Promise<string> {
         await runPluginMigrations({ dialect: "mysql", url: `mysql://root@127.0.0.1:3306/${own}` }, loadPluginMigrations(p.folder));
       }
       await c.query(`CREATE TABLE ${q(name)}._template_ready (at DATETIME NOT NULL)`);
-      // Templates of earlier migrations (another branch, an edited migration) are no longer used.
+      await c.query(`INSERT INTO ${q(name)}._template_ready (at) VALUES (NOW())`);
+      // Templates of earlier migrations (another branch, an edited migration) are no longer used,
+      // once they are a few hours old: a run of another checkout on this machine may still be
+      // copying one (dropped under it, its next database came out without tables).
       const [old] = await c.query("SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ? AND SCHEMA_NAME <> ? AND SCHEMA_NAME NOT LIKE ?", [`${TEMPLATE_PREFIX}%`, name, `${name}\\_\\_%`]);
-      for (const { s } of old as Array<{ s: string }>) await c.query(`DROP DATABASE IF EXISTS ${q(s)}`);
+      for (const { s } of old as Array<{ s: string }>) {
+        const owner = s.split("__")[0]!;
+        const [made] = await c.query(`SELECT MAX(at) AS at FROM ${q(owner)}._template_ready`).catch(() => [[{ at: null }]] as unknown as [Array<{ at: Date | null }>]);
+        const at = (made as Array<{ at: Date | string | null }>)[0]?.at;
+        if (at && Date.now() - new Date(at).getTime() < TEMPLATE_KEEP_MS) continue;
+        await c.query(`DROP DATABASE IF EXISTS ${q(s)}`);
+      }
       return name;
     } finally {
       await c.query("SELECT RELEASE_LOCK(?)", [`openatende_${name}`]);
@@ -138,3 +147,5 @@ export async function createMigratedDatabase(dbName: string): Promise<void> {
 }
 
 const COPY_CONNECTIONS = 4;
+/** An earlier template younger than this is left for a run that may still use it. */
+const TEMPLATE_KEEP_MS = 6 * 3_600_000;
