@@ -178,6 +178,9 @@ describe("chatbots: start and hand-off (MariaDB)", () => {
       expect(await handoff(id, { queueId: q })).toMatchObject({ status: "pending", queueId: q });
       // Another bot's ticket handed to this queue: this queue's bot starts.
       const other = await botTicket();
+      // Its first bot has had the customer's message before the hand-off (a delivery still queued
+      // when the ticket changes owner is not the new owner's to get).
+      await waitFor(() => received(t).then((l) => ofTicket(l, other.id)), (l) => l.length >= 1, "the first bot's start");
       expect(await handoff(other.id, { queueId: q })).toMatchObject({ status: "chatbot", queueId: q });
       expect(await ticketOf(t, a.tenantId, other.id)).toMatchObject({ chatbotRef: "queue-bot" });
       const got = await waitFor(() => received(t).then((l) => ofTicket(l, other.id)), (l) => l.length >= 2, "the second start");
