@@ -71,6 +71,23 @@ describe("core API of plugins (MariaDB)", () => {
     expect((await probeCall(t, "platform.tickets.list", { tenantId: a.tenantId, search: protocol })).rows.map((r: PlatformTicket) => r.id)).toEqual([aTicket.ticketId]);
   });
 
+  it("tickets.after reads every ticket of the tenant by id in keyset pages, none skipped or twice, another tenant's never", async () => {
+    const all = [aTicket.ticketId, aOther.ticketId].sort((x, y) => x - y);
+    const first = await probeCall(t, "platform.tickets.after", { tenantId: a.tenantId, limit: 1, withTotal: true });
+    expect(first).toMatchObject({ rows: [{ id: all[0], contact: { id: expect.any(Number) } }], nextAfterId: all[0], total: 2 });
+    const second = await probeCall(t, "platform.tickets.after", { tenantId: a.tenantId, afterId: first.nextAfterId!, limit: 1 });
+    expect(second.rows.map((r: PlatformTicket) => r.id)).toEqual([all[1]]);
+    expect(second.total).toBeUndefined();
+    const last = await probeCall(t, "platform.tickets.after", { tenantId: a.tenantId, afterId: second.nextAfterId!, limit: 1 });
+    expect(last).toEqual({ rows: [], nextAfterId: null });
+    // One page holding them all ends the read; a status filter narrows it (and its total).
+    expect(await probeCall(t, "platform.tickets.after", { tenantId: a.tenantId, limit: 10 })).toMatchObject({ nextAfterId: null });
+    expect((await probeCall(t, "platform.tickets.after", { tenantId: a.tenantId, status: ["closed"], withTotal: true }))).toEqual({ rows: [], nextAfterId: null, total: 0 });
+    // Tenant b's ticket (its id may sit between a's) is never in a's pages.
+    expect((await probeCall(t, "platform.tickets.after", { tenantId: a.tenantId, afterId: 0, limit: 1000 })).rows.map((r: PlatformTicket) => r.id)).not.toContain(bTicket.ticketId);
+    expect((await rejection(probeCall(t, "platform.tickets.after", { tenantId: a.tenantId, limit: 1001 }))).type).toBe("VALIDATION_ERROR");
+  });
+
   it("tickets.update goes the agents' way: log with the plugin as actor, realtime to the tenant's rooms", async () => {
     const { socket, events } = await socketOf(t, a.admin);
     try {

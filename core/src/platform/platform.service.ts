@@ -209,6 +209,17 @@ export function createPlatformService(deps: CoreDeps): ServiceSchema {
           return { rows: r.rows.map((t) => ticketOf(t, contacts.get(t.contactId))), count: r.count, hasMore: r.hasMore };
         },
       },
+      "tickets.after": {
+        params: { ...T, afterId: { type: "number", integer: true, min: 0, optional: true }, limit: { type: "number", integer: true, min: 1, max: 1000, optional: true }, status: { type: "array", items: { type: "enum", values: ["open", "pending", "closed", "group", "chatbot"] }, max: 5, optional: true }, withTotal: { type: "boolean", optional: true } },
+        async handler(ctx: P<"platform.tickets.after">): R<"platform.tickets.after"> {
+          const p = ctx.params;
+          const limit = p.limit ?? 500;
+          const r = await call(ctx, "tickets.afterId", { tenantId: p.tenantId, afterId: p.afterId ?? 0, limit, status: p.status, withTotal: p.withTotal });
+          const contacts = await contactsByIds(ctx, p.tenantId, r.rows.map((t) => t.contactId));
+          const rows = r.rows.map((t) => ticketOf(t, contacts.get(t.contactId)));
+          return { rows, nextAfterId: rows.length === limit ? rows[rows.length - 1].id : null, ...(r.total === undefined ? {} : { total: r.total }) };
+        },
+      },
       "tickets.update": {
         params: {
           ...T,

@@ -35,6 +35,15 @@ export interface TicketListParams {
 }
 
 /** tickets.query (platform-query.ts): the core API's filtered page of a tenant's tickets. */
+/** tickets.afterId: a keyset page of a tenant's tickets by id (platform-query.ts). */
+export interface TicketsAfterParams {
+  tenantId: number;
+  afterId: number;
+  limit: number;
+  status?: TicketStatus[];
+  withTotal?: boolean;
+}
+
 export interface TicketQueryParams {
   tenantId: number;
   status?: TicketStatus[];
@@ -121,6 +130,7 @@ export interface TicketsActions {
   };
   /** The core API of plugins (core/src/platform): a filtered page, newest activity first. */
   "tickets.query": { params: TicketQueryParams; result: { rows: TicketRow[]; count: number; hasMore: boolean } };
+  "tickets.afterId": { params: TicketsAfterParams; result: { rows: TicketRow[]; total?: number } };
   "tickets.notesQuery": { params: TicketNotesQueryParams; result: { rows: TicketNoteHit[]; count: number } };
   /** The core API's chatbots.start: a pending ticket without a user becomes the plugin's bot's (tickets/chatbot.ts). */
   "tickets.chatbotStart": { params: ChatbotStartParams; result: TicketRow };

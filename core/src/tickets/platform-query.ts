@@ -7,7 +7,7 @@ import { TICKET_STATUSES } from "./model";
 import { plain, type TicketsKit } from "./kit";
 import type { Transitions } from "./transitions";
 import { platformTicketUpdate } from "./platform-update";
-import type { TicketNotesQueryParams, TicketQueryParams } from "./contract";
+import type { TicketNotesQueryParams, TicketQueryParams, TicketsAfterParams } from "./contract";
 
 const id = { type: "number", integer: true, positive: true };
 const ids = (max = 1000) => ({ type: "array", items: id, max, optional: true });
@@ -59,6 +59,27 @@ export function platformTicketActions(kit: TicketsKit, transitions: Transitions)
           TicketModel.findAll({ where, order: [["lastMessageAt", "DESC"], ["id", "DESC"]], offset: p.offset, limit: p.limit }),
         ]);
         return { rows: rows.map(plain), count, hasMore: p.offset + rows.length < count };
+      },
+    },
+
+    /**
+     * tickets.afterId: the next `limit` tickets by id after `afterId` (keyset: one index range a
+     * page, no COUNT, no OFFSET), for a plugin reading every ticket (a report's backfill). A
+     * ticket that changes meanwhile keeps its place (ids do not move, as activity order does),
+     * so none is skipped or read twice; `total` (asked with `withTotal`, on the first page) is
+     * how many there were then, for a progress figure.
+     */
+    afterId: {
+      visibility: "public",
+      params: { ...tenantId, afterId: { type: "number", integer: true, min: 0 }, limit: page.limit, status: { type: "array", items: { type: "enum", values: [...TICKET_STATUSES] }, optional: true }, withTotal: { type: "boolean", optional: true } },
+      async handler(ctx: Ctx<TicketsAfterParams>) {
+        const p = ctx.params;
+        const where = { tenantId: p.tenantId, id: { [Op.gt]: p.afterId }, ...(p.status ? { status: { [Op.in]: p.status } } : {}) };
+        const [rows, total] = await Promise.all([
+          TicketModel.findAll({ where, order: [["id", "ASC"]], limit: p.limit }),
+          p.withTotal ? TicketModel.count({ where: { tenantId: p.tenantId, ...(p.status ? { status: { [Op.in]: p.status } } : {}) } }) : Promise.resolve(undefined),
+        ]);
+        return { rows: rows.map(plain), ...(total === undefined ? {} : { total }) };
       },
     },
 

@@ -16,6 +16,7 @@ const ACTIONS = [
   "contacts.addresses",
   "tickets.get",
   "tickets.list",
+  "tickets.after",
   "tickets.update",
   "messages.list",
   "messages.get",

@@ -46,6 +46,7 @@ export interface CoreApi {
   tickets: {
     get(p: Params<"platform.tickets.get">): Result<"platform.tickets.get">;
     list(p: Params<"platform.tickets.list">): Result<"platform.tickets.list">;
+    after(p: Params<"platform.tickets.after">): Result<"platform.tickets.after">;
     update(p: Params<"platform.tickets.update">): Result<"platform.tickets.update">;
   };
   messages: {
@@ -112,7 +113,7 @@ export function coreApi(source: Source): CoreApi {
   return {
     call,
     contacts: { get: fn("platform.contacts.get"), list: fn("platform.contacts.list"), byTags: fn("platform.contacts.byTags"), update: fn("platform.contacts.update"), addresses: fn("platform.contacts.addresses") },
-    tickets: { get: fn("platform.tickets.get"), list: fn("platform.tickets.list"), update: fn("platform.tickets.update") },
+    tickets: { get: fn("platform.tickets.get"), list: fn("platform.tickets.list"), after: fn("platform.tickets.after"), update: fn("platform.tickets.update") },
     messages: { list: fn("platform.messages.list"), get: fn("platform.messages.get"), send: fn("platform.messages.send"), sendTo: fn("platform.messages.sendTo") },
     templates: { list: fn("platform.templates.list") },
     connections: { balance: fn("platform.connections.balance") },

@@ -258,6 +258,8 @@ export interface PlatformActions {
    */
   "platform.tickets.get": { params: T & { id: number; visibleTo?: number }; result: PlatformTicket };
   "platform.tickets.list": { params: T & TicketQuery; result: Page<PlatformTicket> };
+  /** Every ticket in keyset pages by id (a report's backfill): none skipped or read twice while tickets change; `total` on a page asked `withTotal`. */
+  "platform.tickets.after": { params: T & { afterId?: number; limit?: number; status?: PlatformTicketStatus[]; withTotal?: boolean }; result: KeysetPage<PlatformTicket> & { total?: number } };
   "platform.tickets.update": { params: T & { id: number } & TicketChange; result: PlatformTicket };
   "platform.messages.list": { params: T & { ticketId: number } & PageParams; result: Page<PlatformMessage> };
   /** Sends through the ticket's connection, as the plugin (no agent's signature). */

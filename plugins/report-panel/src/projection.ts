@@ -4,7 +4,7 @@
  * as the core answers it now (a ticket's events may come out of order).
  */
 import type { CoreApi, PlatformTicket, TenantData } from "@openatende/plugin-sdk";
-import type { ProjectionSource } from "@openatende/report-kit";
+import { ticketPages, type ProjectionSource } from "@openatende/report-kit";
 
 export const LIVE_STATUSES = ["pending", "open"] as const;
 
@@ -61,15 +61,12 @@ export const liveTicketsSource: ProjectionSource = {
   },
   async backfill({ api, tenantId, tenant, progress }) {
     let written = 0;
-    let seen = 0;
-    for (let page = 1; ; page++) {
-      const { rows, hasMore, count } = await api.tickets.list({ tenantId, status: [...LIVE_STATUSES], page, limit: 100 });
+    for await (const { rows, seen, expected } of ticketPages(api, tenantId, LIVE_STATUSES)) {
       const n = await writeTickets(tenant, rows);
       written += n;
-      seen += rows.length;
-      await progress(n, { seen, expected: count });
-      if (!hasMore || !rows.length) return written;
+      await progress(n, { seen, expected });
     }
+    return written;
   },
 };
 

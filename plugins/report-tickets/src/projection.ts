@@ -4,7 +4,7 @@
  * and the writes the core's ticket and contact events make.
  */
 import type { CoreApi, PlatformTicket, TenantData, TenantTable } from "@openatende/plugin-sdk";
-import { hourOf, type BackfillRun, type ProjectionSource } from "@openatende/report-kit";
+import { hourOf, ticketPages, type BackfillRun, type ProjectionSource } from "@openatende/report-kit";
 
 export const TICKET_STATUSES = ["open", "pending", "closed", "group", "chatbot"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -105,15 +105,11 @@ export const ticketsSource: ProjectionSource = {
   async backfill(run: BackfillRun) {
     const { api, tenantId, tenant } = run;
     let written = 0;
-    let seen = 0;
-    for (let page = 1; ; page++) {
-      const r = await api.tickets.list({ tenantId, status: [...TICKET_STATUSES], page, limit: 100 });
-      const numbers = await numbersOf(api, tenantId, r.rows.map((t) => t.contactId));
-      const n = await writeRows(ticketsTable(tenant), r.rows.map((t) => rowOf(t, numbers.get(t.contactId) ?? null)));
+    for await (const { rows, seen, expected } of ticketPages(api, tenantId, TICKET_STATUSES)) {
+      const numbers = await numbersOf(api, tenantId, rows.map((t) => t.contactId));
+      const n = await writeRows(ticketsTable(tenant), rows.map((t) => rowOf(t, numbers.get(t.contactId) ?? null)));
       written += n;
-      seen += r.rows.length;
-      await run.progress(n, { seen, expected: r.count });
-      if (!r.hasMore || !r.rows.length) break;
+      await run.progress(n, { seen, expected });
     }
     return written;
   },

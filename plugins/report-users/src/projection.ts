@@ -4,7 +4,7 @@
  * the writes of ticket events (the ticket as the core answers it now) and deletions.
  */
 import type { CoreApi, PlatformTicket, TenantData } from "@openatende/plugin-sdk";
-import { hourOf, type ProjectionSource } from "@openatende/report-kit";
+import { hourOf, ticketPages, type ProjectionSource } from "@openatende/report-kit";
 
 export const STATUSES = ["open", "pending", "closed", "group", "chatbot"] as const;
 export type Status = (typeof STATUSES)[number];
@@ -67,15 +67,12 @@ export const userTicketsSource: ProjectionSource = {
   },
   async backfill({ api, tenantId, tenant, progress }) {
     let total = 0;
-    let seen = 0;
-    for (let page = 1; ; page++) {
-      const { rows, hasMore, count } = await api.tickets.list({ tenantId, status: [...STATUSES], page, limit: 100 });
+    for await (const { rows, seen, expected } of ticketPages(api, tenantId, STATUSES)) {
       const n = await keepNewest(tenant, rows.map(toRow));
       total += n;
-      seen += rows.length;
-      await progress(n, { seen, expected: count });
-      if (!hasMore || rows.length === 0) return total;
+      await progress(n, { seen, expected });
     }
+    return total;
   },
 };
 
