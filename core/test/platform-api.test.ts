@@ -86,6 +86,19 @@ describe("core API of plugins (MariaDB)", () => {
     // Tenant b's ticket (its id may sit between a's) is never in a's pages.
     expect((await probeCall(t, "platform.tickets.after", { tenantId: a.tenantId, afterId: 0, limit: 1000 })).rows.map((r: PlatformTicket) => r.id)).not.toContain(bTicket.ticketId);
     expect((await rejection(probeCall(t, "platform.tickets.after", { tenantId: a.tenantId, limit: 1001 }))).type).toBe("VALIDATION_ERROR");
+    // Contacts the same way, whole as contacts.get answers them.
+    const contacts = await probeCall(t, "platform.contacts.after", { tenantId: a.tenantId, limit: 1, withTotal: true });
+    expect(contacts.total).toBe((await probeCall(t, "platform.contacts.list", { tenantId: a.tenantId })).count);
+    expect(contacts.rows[0]).toEqual(await probeCall(t, "platform.contacts.get", { tenantId: a.tenantId, id: contacts.rows[0].id }));
+    const read: number[] = [];
+    for (let after: number | null = 0; after !== null; ) {
+      const page: { rows: Array<{ id: number }>; nextAfterId: number | null } = await probeCall(t, "platform.contacts.after", { tenantId: a.tenantId, afterId: after, limit: 1 });
+      read.push(...page.rows.map((c) => c.id));
+      after = page.nextAfterId;
+    }
+    expect(read).toEqual([...read].sort((x, y) => x - y));
+    expect(read).toHaveLength(contacts.total!);
+    expect(read).not.toContain(bTicket.contactId);
   });
 
   it("tickets.update goes the agents' way: log with the plugin as actor, realtime to the tenant's rooms", async () => {

@@ -121,6 +121,7 @@ export interface ContactsActions {
   "contacts.detachTag": { params: { tenantId: number; tagId: number }; result: number };
   /** The core API of plugins (core/src/platform): a filtered page by name, every field shown. */
   "contacts.query": { params: ContactQueryParams; result: { rows: ContactView[]; count: number; hasMore: boolean } };
+  "contacts.afterId": { params: { tenantId: number; afterId: number; limit: number; withTotal?: boolean }; result: { rows: ContactView[]; total?: number } };
   /** The tenant's contacts carrying any of the tags. */
   "contacts.idsByTags": { params: { tenantId: number; tagIds: number[] }; result: number[] };
   /** The core API's keyset page of the contacts carrying any of the tags: id order, after `afterId`, no count. */

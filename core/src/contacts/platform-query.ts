@@ -76,6 +76,24 @@ export function platformContactActions(kit: ContactsKit): Record<string, ActionS
     },
 
     /**
+     * contacts.afterId: the next `limit` contacts of the tenant by id after `afterId` (keyset:
+     * one index range a page, no OFFSET), whole as contacts.query answers them, for a plugin
+     * reading every contact (a report's backfill); `total` with `withTotal` (the first page).
+     */
+    afterId: {
+      visibility: "public",
+      params: { tenantId: id, afterId: { type: "number", integer: true, min: 0 }, limit, withTotal: { type: "boolean", optional: true } },
+      async handler(ctx: Ctx<{ tenantId: number; afterId: number; limit: number; withTotal?: boolean }>): Promise<ContactsActions["contacts.afterId"]["result"]> {
+        const { tenantId, afterId } = ctx.params;
+        const [rows, total] = await Promise.all([
+          ContactModel.findAll({ where: { tenantId, id: { [Op.gt]: afterId } }, order: [["id", "ASC"]], limit: ctx.params.limit }),
+          ctx.params.withTotal ? ContactModel.count({ where: { tenantId } }) : Promise.resolve(undefined),
+        ]);
+        return { rows: await kit.views.views(ctx, tenantId, rows, false), ...(total === undefined ? {} : { total }) };
+      },
+    },
+
+    /**
      * contacts.taggedPage: the next `limit` contacts carrying any of the tags, by id after
      * `afterId` (keyset: each page is one index range, no COUNT, no OFFSET), with only what a
      * campaign links. A 100 000-contact tag is read in pages that each cost the same.

@@ -128,6 +128,15 @@ export function createPlatformService(deps: CoreDeps): ServiceSchema {
           return { rows: r.rows.map(contactOf), count: r.count, hasMore: r.hasMore };
         },
       },
+      "contacts.after": {
+        params: { ...T, afterId: { type: "number", integer: true, min: 0, optional: true }, limit: { type: "number", integer: true, min: 1, max: 1000, optional: true }, withTotal: { type: "boolean", optional: true } },
+        async handler(ctx: P<"platform.contacts.after">): R<"platform.contacts.after"> {
+          const limit = ctx.params.limit ?? 500;
+          const r = await call(ctx, "contacts.afterId", { tenantId: ctx.params.tenantId, afterId: ctx.params.afterId ?? 0, limit, withTotal: ctx.params.withTotal });
+          const rows = r.rows.map(contactOf);
+          return { rows, nextAfterId: rows.length === limit ? rows[rows.length - 1].id : null, ...(r.total === undefined ? {} : { total: r.total }) };
+        },
+      },
       "contacts.byTags": {
         params: { ...T, tagIds: { type: "array", items: id, min: 1, max: 1000 }, afterId: { type: "number", integer: true, min: 0, optional: true }, limit: { type: "number", integer: true, min: 1, max: 5000, optional: true } },
         async handler(ctx: P<"platform.contacts.byTags">): R<"platform.contacts.byTags"> {

@@ -12,4 +12,4 @@ export * from "./format";
 export * from "./period";
 export * from "./projection";
 export * from "./sla";
-export * from "./ticket-pages";
+export * from "./keyset-pages";

@@ -9,6 +9,7 @@ import { coreApi, type CoreApi } from "./client";
 const ACTIONS = [
   "contacts.get",
   "contacts.list",
+  "contacts.after",
   "contacts.byTags",
   "contacts.update",
   "inbound.claim",

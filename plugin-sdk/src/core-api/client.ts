@@ -39,6 +39,7 @@ export interface CoreApi {
   contacts: {
     get(p: Params<"platform.contacts.get">): Result<"platform.contacts.get">;
     list(p: Params<"platform.contacts.list">): Result<"platform.contacts.list">;
+    after(p: Params<"platform.contacts.after">): Result<"platform.contacts.after">;
     byTags(p: Params<"platform.contacts.byTags">): Result<"platform.contacts.byTags">;
     update(p: Params<"platform.contacts.update">): Result<"platform.contacts.update">;
     addresses(p: Params<"platform.contacts.addresses">): Result<"platform.contacts.addresses">;
@@ -112,7 +113,7 @@ export function coreApi(source: Source): CoreApi {
       call(action, p);
   return {
     call,
-    contacts: { get: fn("platform.contacts.get"), list: fn("platform.contacts.list"), byTags: fn("platform.contacts.byTags"), update: fn("platform.contacts.update"), addresses: fn("platform.contacts.addresses") },
+    contacts: { get: fn("platform.contacts.get"), list: fn("platform.contacts.list"), after: fn("platform.contacts.after"), byTags: fn("platform.contacts.byTags"), update: fn("platform.contacts.update"), addresses: fn("platform.contacts.addresses") },
     tickets: { get: fn("platform.tickets.get"), list: fn("platform.tickets.list"), after: fn("platform.tickets.after"), update: fn("platform.tickets.update") },
     messages: { list: fn("platform.messages.list"), get: fn("platform.messages.get"), send: fn("platform.messages.send"), sendTo: fn("platform.messages.sendTo") },
     templates: { list: fn("platform.templates.list") },

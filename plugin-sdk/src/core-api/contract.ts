@@ -242,6 +242,8 @@ type T = { tenantId: number };
 export interface PlatformActions {
   "platform.contacts.get": { params: T & { id: number }; result: PlatformContact };
   "platform.contacts.list": { params: T & ContactQuery; result: Page<PlatformContact> };
+  /** Every contact in keyset pages by id (a report's backfill); `total` on a page asked `withTotal`. */
+  "platform.contacts.after": { params: T & { afterId?: number; limit?: number; withTotal?: boolean }; result: KeysetPage<PlatformContact> & { total?: number } };
   /** Contacts carrying any of `tagIds` by id, `limit` (1000; ≤ 5000) after `afterId`: pages of equal cost (no count, no offset). */
   "platform.contacts.byTags": { params: T & { tagIds: number[]; afterId?: number; limit?: number }; result: KeysetPage<PlatformTaggedContact> };
   "platform.contacts.update": { params: T & { id: number; name?: string; email?: string | null }; result: PlatformContact };

@@ -4,7 +4,7 @@
  * answers it now; a deleted or merged-away contact as a tombstone; a deleted tag's links gone).
  */
 import type { CoreApi, PlatformContact, TenantData } from "@openatende/plugin-sdk";
-import type { ProjectionSource } from "@openatende/report-kit";
+import { contactPages, type ProjectionSource } from "@openatende/report-kit";
 import { nameBucket } from "./buckets";
 
 export interface ContactRow extends Record<string, unknown> {
@@ -98,14 +98,11 @@ export const contactsSource: ProjectionSource = {
   },
   async backfill({ api, tenantId, tenant, progress }) {
     let total = 0;
-    let seen = 0;
-    for (let page = 1; ; page++) {
-      const { rows, hasMore, count } = await api.contacts.list({ tenantId, page, limit: 100 });
+    for await (const { rows, seen, expected } of contactPages(api, tenantId)) {
       const n = await writeContacts(tenant, rows);
       total += n;
-      seen += rows.length;
-      await progress(n, { seen, expected: count });
-      if (!hasMore || rows.length === 0) return total;
+      await progress(n, { seen, expected });
     }
+    return total;
   },
 };
