@@ -32,7 +32,7 @@ import { systemClock, type Clock } from "../lib/clock";
 import { forbidden, invalid } from "../errors/app-error";
 import { Scheduler } from "./engine";
 import { jobHandlers } from "./registry";
-import { wakeDelay } from "./wake";
+import { tickDue, wakeDelay } from "./wake";
 
 export interface SchedulerServiceOptions {
   clock?: Clock;
@@ -118,7 +118,7 @@ export function createSchedulerService(
     if (!s) return;
     const now = clock.now();
     try {
-      if (now - lastTickAt >= tickMs) {
+      if (tickDue(now, tickMs, lastTickAt)) {
         lastTickAt = now;
         await s.tick();
       } else await s.moveDue();

@@ -9,11 +9,18 @@ export const MIN_WAKE_GAP_MS = 20;
 
 /**
  * Milliseconds to sleep, by the scheduler's clock: until the soonest due job (`nextDueAt`, null
- * when none is pending) or the next tick (`lastTickAt` + `tickMs`), whichever is sooner, and
- * never less than the gap.
+ * when none is pending) or the next tick (`lastTickAt` + `tickMs`), whichever is sooner, never
+ * less than the gap and never more than a tick: the clock may jump meanwhile (a test clock moved,
+ * the system clock set back), and a sleep planned by the clock before the jump would outlast it
+ * (a clock set back a day slept until its last tick's time came again).
  */
 export function wakeDelay(nextDueAt: number | null, now: number, tickMs: number, lastTickAt: number): number {
   const toTick = lastTickAt + tickMs - now;
   const toDue = nextDueAt === null ? Infinity : nextDueAt - now;
-  return Math.max(MIN_WAKE_GAP_MS, Math.min(toTick, toDue));
+  return Math.max(MIN_WAKE_GAP_MS, Math.min(tickMs, toTick, toDue));
+}
+
+/** Is a full tick (with the watchdog) due: a tick's time has passed since the last, or the clock went back before it. */
+export function tickDue(now: number, tickMs: number, lastTickAt: number): boolean {
+  return now - lastTickAt >= tickMs || now < lastTickAt;
 }
