@@ -47,7 +47,10 @@ export function ackDeliveredThenRead(link: MemoryChannelLink, evt: ConnectionRef
   void (async () => {
     await pause(afterMs);
     for (const status of ["delivered", "read"] as const) {
-      for (let i = 0; i < 100; i++) {
+      // Retried for two minutes, as a provider retries its webhooks: a core restarting under load
+      // took longer than the twenty seconds this gave, and the acks of the messages sent just
+      // before the stop were lost.
+      for (let i = 0; i < 600; i++) {
         const taken = link.broker ? await ack(link.broker, { ...evt, status }).then(() => true, () => false) : false;
         if (taken) break;
         await pause(200);

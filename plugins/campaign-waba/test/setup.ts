@@ -18,7 +18,7 @@ export async function waitFor<T>(what: string, read: () => Promise<T>, good: (v:
   const end = Date.now() + ms;
   for (let v = await read(); ; v = await read()) {
     if (good(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 500)}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 2000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
