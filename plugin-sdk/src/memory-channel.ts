@@ -40,7 +40,7 @@ export function memoryChannelBase(link: MemoryChannelLink) {
 
 /**
  * Acks a send delivered, then read, `afterMs` after it: each ack is tried again (every 200 ms,
- * at most 100 times) until a core takes it. The timers never keep a test process alive.
+ * at most 600 times) until a core takes it. The timers never keep a test process alive.
  */
 export function ackDeliveredThenRead(link: MemoryChannelLink, evt: ConnectionRef & { providerMessageId: string }, afterMs = 50): void {
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
