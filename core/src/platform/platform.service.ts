@@ -29,6 +29,12 @@ const paging = { page: { type: "number", integer: true, min: 1, max: 100_000, op
 const search = { type: "string", max: 120, optional: true };
 
 /** offset and limit of a page (1-based, 20 by default, at most 100). */
+
+/** A keyset page of the core API: a full page names its last id for the next call (none after a short one); `total` when it was counted. */
+function keysetPage<T extends { id: number }>(rows: T[], limit: number, total?: number): { rows: T[]; nextAfterId: number | null; total?: number } {
+  return { rows, nextAfterId: rows.length === limit ? rows[rows.length - 1].id : null, ...(total === undefined ? {} : { total }) };
+}
+
 export function pageOf(p: { page?: number; limit?: number }): { offset: number; limit: number } {
   const limit = p.limit ?? 20;
   return { offset: ((p.page ?? 1) - 1) * limit, limit };
@@ -134,7 +140,7 @@ export function createPlatformService(deps: CoreDeps): ServiceSchema {
           const limit = ctx.params.limit ?? 500;
           const r = await call(ctx, "contacts.afterId", { tenantId: ctx.params.tenantId, afterId: ctx.params.afterId ?? 0, limit, withTotal: ctx.params.withTotal });
           const rows = r.rows.map(contactOf);
-          return { rows, nextAfterId: rows.length === limit ? rows[rows.length - 1].id : null, ...(r.total === undefined ? {} : { total: r.total }) };
+          return keysetPage(rows, limit, r.total);
         },
       },
       "contacts.byTags": {
@@ -143,7 +149,7 @@ export function createPlatformService(deps: CoreDeps): ServiceSchema {
           const { tenantId, tagIds } = ctx.params;
           const limit = ctx.params.limit ?? 1000;
           const rows = await call(ctx, "contacts.taggedPage", { tenantId, tagIds, afterId: ctx.params.afterId ?? 0, limit });
-          return { rows, nextAfterId: rows.length === limit ? rows[rows.length - 1].id : null };
+          return keysetPage(rows, limit);
         },
       },
       "contacts.addresses": {
@@ -226,7 +232,7 @@ export function createPlatformService(deps: CoreDeps): ServiceSchema {
           const r = await call(ctx, "tickets.afterId", { tenantId: p.tenantId, afterId: p.afterId ?? 0, limit, status: p.status, withTotal: p.withTotal });
           const contacts = await contactsByIds(ctx, p.tenantId, r.rows.map((t) => t.contactId));
           const rows = r.rows.map((t) => ticketOf(t, contacts.get(t.contactId)));
-          return { rows, nextAfterId: rows.length === limit ? rows[rows.length - 1].id : null, ...(r.total === undefined ? {} : { total: r.total }) };
+          return keysetPage(rows, limit, r.total);
         },
       },
       "tickets.update": {
